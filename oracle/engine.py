@@ -1,0 +1,383 @@
+"""The reference interpreter: legal actions, applying actions, scores.
+
+It runs a compiled ruleset. It knows seats, cards, zones, phases and turns in
+general terms: an action belongs to a phase, is taken by the seat on turn (or the
+dealer, or any seat), has a typed payload whose choices and guards come from the
+rules, and its effects are rule logic. Events (``start``, ``enter <phase>``)
+run rule logic when the game starts or the phase changes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import OracleError, RuleRuntimeError
+from .lang import types as T
+from .ruleset import ActionDecl, Clause, Ruleset, load_ruleset
+from .state import State
+
+# The engine's own reasons for rejecting an action, before any rule is asked.
+ENGINE_RULE = "engine"
+MAX_EVENT_CHAIN = 64
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    seat: int
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.kind, self.seat, tuple(sorted((k, _freeze(v)) for k, v in self.payload.items())))
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+@dataclass(frozen=True)
+class Rejection:
+    rule_id: str
+    reason: str
+    message: str
+    sources: tuple[tuple[str, int, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule_id, "reason": self.reason, "message": self.message,
+                "sources": [{"seed": s, "lines": [a, b]} for s, a, b in self.sources]}
+
+
+class IllegalAction(OracleError):
+    def __init__(self, rejection: Rejection) -> None:
+        super().__init__(f"{rejection.reason}: {rejection.message} (rule {rejection.rule_id})")
+        self.rejection = rejection
+
+
+class _Compiled:
+    """The compiled functions of one ruleset, arranged for fast lookup."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        fns = rs.fns
+        self.by_phase: dict[str, list[ActionDecl]] = {}
+        self.check: dict[str, Callable[..., int]] = {}
+        self.legal: dict[str, Callable[..., list[dict[str, Any]]]] = {}
+        self.domains: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
+        self.sample: dict[str, Callable[..., Any]] = {}
+        for name, a in rs.actions.items():
+            py = name.replace("-", "_")
+            self.by_phase.setdefault(a.phase, []).append(a)
+            self.check[name] = fns[f"chk_{py}"]
+            self.legal[name] = fns[f"leg_{py}"]
+            self.domains[name] = [(f, fns[f"dom_{py}_{f}"]) for f, _ in a.fields if f in a.choices]
+            if a.sample is not None:
+                self.sample[name] = fns[f"smp_{py}"]
+        self.hint = {name: fns[f"hint_{name.replace('-', '_')}"] for name, a in rs.actions.items()
+                     if a.hint is not None}
+        self.effects: dict[str, list[tuple[Clause, Callable[..., None]]]] = {}
+        for on, cls in rs.effects.items():
+            self.effects[on] = [(c, fns[_effect_fn(c)]) for c in cls]
+
+
+def _effect_fn(c: Clause) -> str:
+    safe = "".join(ch if ch.isalnum() else "_" for ch in c.rule_id)
+    return f"eff_{safe}_{c.index}"
+
+
+_COMPILED: dict[str, _Compiled] = {}
+
+
+def _compiled(rs: Ruleset) -> _Compiled:
+    c = _COMPILED.get(rs.key)
+    if c is None:
+        c = _COMPILED[rs.key] = _Compiled(rs)
+    return c
+
+
+class Game:
+    """One game under one ruleset."""
+
+    def __init__(self, rs: Ruleset | str = "classic", players: int | None = None, dealer: int = 0,
+                 seed: int | None = None, *, state: State | None = None) -> None:
+        self.rs = load_ruleset(rs) if isinstance(rs, str) else rs
+        self.c = _compiled(self.rs)
+        self.hits: Counter[str] = Counter()
+        if state is not None:
+            self.st = state
+            return
+        n = players if players is not None else self.rs.players
+        if n != self.rs.players:
+            raise OracleError(f"ruleset {self.rs.name!r} is for {self.rs.players} players, not {n}")
+        if not 0 <= dealer < n:
+            raise OracleError(f"first dealer must be a seat from 0 to {n - 1}, not {dealer}")
+        self.st = State(self.rs, n, dealer, seed)
+        self._fire("start")
+        self._settle(None)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def v(self) -> dict[str, Any]:
+        return self.st.v
+
+    @property
+    def phase(self) -> str:
+        return self.st.v["phase"]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.st.v["game_over"])
+
+    @property
+    def sheet(self) -> list[dict[str, Any]]:
+        return self.st.sheet
+
+    def actors(self, a: ActionDecl) -> list[int]:
+        v = self.st.v
+        if a.actor == "turn":
+            return [] if v["turn"] is None else [v["turn"]]
+        if a.actor == "dealer":
+            return [v["dealer"]]
+        return list(v["seats"])
+
+    def chance_action(self) -> ActionDecl | None:
+        """The action the dealer draws at random in this phase, if any (the deal)."""
+        if self.st.v["game_over"]:
+            return None
+        for a in self.c.by_phase.get(self.phase, ()):
+            if a.sample is not None and not a.choices:
+                return a
+        return None
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action now, for one seat or for all; chance actions are not listed."""
+        if self.st.v["game_over"]:
+            return []
+        out: list[Action] = []
+        st = self.st
+        for a in self.c.by_phase.get(st.v["phase"], ()):
+            if a.sample is not None and not a.choices:
+                continue
+            leg = self.c.legal[a.name]
+            for s in self.actors(a):
+                if seat is not None and s != seat:
+                    continue
+                try:
+                    payloads = leg(st, s)
+                except Exception as exc:  # noqa: BLE001 - reported with the rule that failed
+                    raise self._runtime(a.rule_id, exc) from None
+                out.extend(Action(a.name, s, p) for p in payloads)
+        return out
+
+    def sample(self, decl: ActionDecl | None = None) -> Action:
+        """Draw the chance action (the deal) with the game's seeded generator."""
+        decl = decl or self.chance_action()
+        if decl is None:
+            raise OracleError(f"no chance action in phase {self.phase!r}")
+        seat = self.actors(decl)[0]
+        try:
+            payload = self.c.sample[decl.name](self.st, seat)
+        except Exception as exc:  # noqa: BLE001
+            raise self._runtime(decl.rule_id, exc) from None
+        return Action(decl.name, seat, payload)
+
+    # ------------------------------------------------------------------ checking
+    def check(self, action: Action) -> Rejection | None:
+        """Why ``action`` is illegal now, or None if it is legal."""
+        rs, st = self.rs, self.st
+        if st.v["game_over"]:
+            return self._engine_reject("game-over", "the game is over")
+        decl = rs.actions.get(action.kind)
+        if decl is None:
+            return self._engine_reject("unknown-action", f"no action {action.kind!r} in ruleset {rs.name!r}; "
+                                       f"known: {', '.join(sorted(rs.actions))}")
+        if decl.phase != st.v["phase"]:
+            return self._engine_reject("wrong-phase", f"{action.kind!r} belongs to phase {decl.phase!r}, "
+                                       f"but the game is in phase {st.v['phase']!r}")
+        if action.seat not in self.actors(decl):
+            who = self.actors(decl)
+            return self._engine_reject("not-your-turn", f"seat {action.seat} cannot {action.kind} now"
+                                       + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
+        problem = self._payload_problem(decl, action.payload)
+        if problem:
+            return self._engine_reject("bad-payload", problem)
+        try:
+            for fname, dom in self.c.domains[decl.name]:
+                if action.payload[fname] not in dom(st, action.seat):
+                    return self._reject(decl.rule_id, "not-available",
+                                        f"{fname} {self._show(action.payload[fname])} is not among the choices now")
+            i = self.c.check[decl.name](st, action.seat, action.payload)
+        except Exception as exc:  # noqa: BLE001
+            raise self._runtime(decl.rule_id, exc) from None
+        if i >= 0:
+            g = rs.guards[decl.name][i]
+            return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
+        return None
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise."""
+        rej = self.check(action)
+        if rej is not None:
+            raise IllegalAction(rej)
+        before = self.st.v["phase"]
+        self._fire(action.kind, action)
+        self._settle(before)
+
+    # ------------------------------------------------------------------ internals
+    def _fire(self, on: str, action: Action | None = None) -> None:
+        effects = self.c.effects.get(on)
+        if not effects:
+            return
+        st = self.st
+        seat = action.seat if action else None
+        payload = action.payload if action else None
+        for clause, fn in effects:
+            try:
+                fn(st, seat, payload)
+            except Exception as exc:  # noqa: BLE001
+                raise self._runtime(clause.rule_id, exc) from None
+            self.hits[clause.rule_id] += 1
+
+    def _settle(self, before: str | None) -> None:
+        # Entering a phase runs its 'enter' logic, which may move on to another phase.
+        for _ in range(MAX_EVENT_CHAIN):
+            now = self.st.v["phase"]
+            if now == before:
+                return
+            before = now
+            self._fire(f"enter {now}")
+        raise RuleRuntimeError(f"phases keep changing without an action (last: {self.st.v['phase']!r}); "
+                               "the rules loop")
+
+    def _payload_problem(self, decl: ActionDecl, payload: dict[str, Any]) -> str | None:
+        want = dict(decl.fields)
+        if not isinstance(payload, dict):
+            return "the payload must be a mapping"
+        missing = [f for f in want if f not in payload]
+        extra = [f for f in payload if f not in want]
+        if missing or extra:
+            return ("missing " + ", ".join(missing) if missing else "") + \
+                   ("; " if missing and extra else "") + ("unknown " + ", ".join(extra) if extra else "")
+        for f, t in want.items():
+            if not self._fits(payload[f], t):
+                return f"{f} should be {t}, not {payload[f]!r}"
+        return None
+
+    def _fits(self, value: Any, t: str) -> bool:
+        b = T.base(t)
+        if value is None:
+            return T.nullable(t)
+        if b == "bool":
+            return isinstance(value, bool)
+        if b in ("int", "seat", "card", "suit", "rank"):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+            limit = {"seat": self.st.v["n_seats"], "card": self.rs.deck.size, "suit": len(self.rs.deck.suits),
+                     "rank": len(self.rs.deck.ranks)}.get(b)
+            return limit is None or 0 <= value < limit
+        if b.startswith("list["):
+            return isinstance(value, list) and all(self._fits(x, T.elem(b)) for x in value)
+        if b == "str":
+            return isinstance(value, str)
+        return True
+
+    def _show(self, value: Any) -> str:
+        return repr(value)
+
+    def _title(self, rule_id: str) -> str:
+        doc = self.rs.rules.get(rule_id)
+        return str(doc.get("title")["en"]) if doc is not None else rule_id
+
+    def _reject(self, rule_id: str, reason: str, message: str) -> Rejection:
+        srcs = tuple((s["seed"], s["lines"][0], s["lines"][1]) for s in self.rs.sources_of(rule_id))
+        return Rejection(rule_id, reason, message, srcs)
+
+    def _engine_reject(self, reason: str, message: str) -> Rejection:
+        return Rejection(ENGINE_RULE, reason, message)
+
+    def _runtime(self, rule_id: str, exc: Exception) -> RuleRuntimeError:
+        doc = self.rs.rules.get(rule_id)
+        where = doc.location() if doc is not None else None
+        return RuleRuntimeError(f"rule {rule_id} failed while running: {type(exc).__name__}: {exc}", where)
+
+    # ------------------------------------------------------------------ state
+    def to_json(self) -> dict[str, Any]:
+        return self.st.to_json()
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], rs: Ruleset | None = None) -> Game:
+        rs = rs or load_ruleset(data["ruleset"])
+        return cls(rs, state=State.from_json(rs, data))
+
+
+def choose_random(game: Game, legal: list[Action], rng: Any) -> Action:
+    """Pick a legal action the way the rules' random hints ask.
+
+    An action kind is drawn in proportion to its weight, then a choice of that kind;
+    kinds that prefer low choices take the least of three draws, so a random auction
+    does not run to the maximum every time.
+    """
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(a.kind, []).append(a)
+    kinds = list(by_kind)
+    decls = game.rs.actions
+    weights = [decls[k].weight for k in kinds]
+    kind = rng.choices(kinds, weights)[0] if len(kinds) > 1 else kinds[0]
+    options = by_kind[kind]
+    i = rng.randrange(len(options))
+    if decls[kind].prefer_low:
+        i = min(i, rng.randrange(len(options)), rng.randrange(len(options)))
+    return options[i]
+
+
+def choose_hinted(game: Game, legal: list[Action], rng: Any, greed: float = 0.85) -> Action:
+    """Mostly the legal action the rules' hints like best; sometimes a random one.
+
+    Hints are rule-language expressions in the rule files, so a ruleset can make its
+    random games end without the interpreter knowing anything about the game.
+    """
+    if rng.random() >= greed:
+        return choose_random(game, legal, rng)
+    hints = game.c.hint
+    best: list[Action] = []
+    top = None
+    for a in legal:
+        fn = hints.get(a.kind)
+        try:
+            h = fn(game.st, a.seat, a.payload) if fn is not None else 0
+        except Exception as exc:  # noqa: BLE001
+            raise game._runtime(game.rs.actions[a.kind].rule_id, exc) from None
+        if top is None or h > top:
+            top, best = h, [a]
+        elif h == top:
+            best.append(a)
+    return best[rng.randrange(len(best))]
+
+
+def play_random(game: Game, rng: Any, max_actions: int = 100_000,
+                on_action: Callable[[Game, Action], None] | None = None, *, hinted: bool = False,
+                max_deals: int | None = None) -> int:
+    """Play legal moves chosen by ``rng`` until the game ends; return the number of actions.
+
+    With ``hinted``, choices follow the rules' play hints (see choose_hinted).
+    """
+    n = 0
+    chooser = choose_hinted if hinted else choose_random
+    while not game.over and n < max_actions:
+        if max_deals is not None and len(game.sheet) >= max_deals:
+            break
+        if game.chance_action() is not None:
+            action = game.sample()
+        else:
+            legal = game.legal_actions()
+            if not legal:
+                raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
+            action = chooser(game, legal, rng)
+        if on_action is not None:
+            on_action(game, action)
+        game.apply(action)
+        n += 1
+    return n

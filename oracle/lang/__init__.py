@@ -1,0 +1,1 @@
+"""The rule language: grammar, types, standard library and compiler."""

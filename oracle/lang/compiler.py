@@ -1,0 +1,790 @@
+"""Compile checked rule-language trees into Python functions.
+
+The rule text is parsed by Lark into a tree; this module type-checks the tree and
+builds a Python ``ast`` module from it, which is compiled once per ruleset. The
+rule text itself is never handed to ``eval`` or ``exec``: only trees we built,
+node by node, from a grammar we control.
+
+Parameters are known when a ruleset is compiled, so they become constants and
+branches on them fold away: a ruleset pays only for the rules it enables.
+Expression definitions (``define:``) are inlined at their call sites.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lark import Token, Tree
+
+from ..errors import Location, RuleFileError
+from ..yamlpos import PosStr
+from . import types as T
+from .parser import parse
+from .stdlib import REGISTRY, Builtin, DeckShape
+
+# Names the engine maintains for every game, whatever the rules.
+ENGINE_VARS: dict[str, str] = {
+    "seats": "list[seat]",
+    "n_seats": "int",
+    "phase": "phase",
+    "turn": "seat?",
+    "dealer": "seat",
+    "deal_no": "int",
+    "game_over": "bool",
+    "winner": "seat?",
+}
+
+KEYWORDS = {"let", "if", "then", "elif", "else", "end", "for", "in", "do", "return", "and", "or", "not",
+            "true", "false", "none", "where"}
+
+
+@dataclass
+class VarDecl:
+    name: str
+    type: str
+    scope: str  # game | seat
+    lifetime: str  # deal | game | engine
+    init: Any
+    record: bool
+    zone: bool
+    rule_id: str
+
+
+@dataclass
+class Param:
+    name: str
+    type: str  # the rule-language type of its compiled value
+    value: Any  # the compiled value (indices for suits/ranks, tuples for lists)
+    choices: tuple[str, ...] | None
+    rule_id: str
+
+
+@dataclass
+class Define:
+    name: str
+    args: list[tuple[str, str]]
+    returns: str
+    text: PosStr
+    rule_id: str
+    block: bool
+    tree: Tree | None = None
+
+
+@dataclass
+class Env:
+    """Everything a rule may name, resolved for one ruleset."""
+
+    deck: DeckShape
+    vars: dict[str, VarDecl]
+    params: dict[str, Param]
+    defines: dict[str, Define]
+    phases: set[str]
+    events: set[str] = field(default_factory=set)
+
+    def kind_of(self, name: str) -> str | None:
+        if name in self.params:
+            return "param"
+        if name in self.vars or name in ENGINE_VARS:
+            return "var"
+        if name in self.defines:
+            return "define"
+        if name in REGISTRY:
+            return "builtin"
+        return None
+
+    def var_type(self, name: str) -> str:
+        if name in ENGINE_VARS:
+            return ENGINE_VARS[name]
+        d = self.vars[name]
+        return T.list_of(d.type) if d.scope == "seat" else d.type
+
+
+@dataclass
+class Val:
+    node: ast.expr
+    type: str
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def const(self) -> bool:
+        return isinstance(self.node, ast.Constant) or (
+            isinstance(self.node, (ast.Tuple,)) and all(isinstance(e, ast.Constant) for e in self.node.elts))
+
+    @property
+    def value(self) -> Any:
+        if isinstance(self.node, ast.Constant):
+            return self.node.value
+        return tuple(e.value for e in self.node.elts)  # type: ignore[attr-defined]
+
+
+def _c(v: Any) -> ast.expr:
+    if isinstance(v, tuple):
+        return ast.Tuple(elts=[_c(x) for x in v], ctx=ast.Load())
+    return ast.Constant(value=v)
+
+
+def _name(n: str, store: bool = False) -> ast.Name:
+    return ast.Name(id=n, ctx=ast.Store() if store else ast.Load())
+
+
+def _sub(value: ast.expr, key: ast.expr, store: bool = False) -> ast.Subscript:
+    return ast.Subscript(value=value, slice=key, ctx=ast.Store() if store else ast.Load())
+
+
+class Scope:
+    def __init__(self, parent: Scope | None = None) -> None:
+        self.parent = parent
+        self.names: dict[str, tuple[str, Any, str]] = {}
+
+    def lookup(self, name: str) -> tuple[str, Any, str] | None:
+        s: Scope | None = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def bind(self, name: str, kind: str, data: Any, type_: str) -> None:
+        self.names[name] = (kind, data, type_)
+
+
+@dataclass
+class Unit:
+    """One piece of rule text being compiled, for error locations."""
+
+    text: PosStr | str
+    rule_id: str
+
+    def loc(self, meta_or_token: Any) -> Location:
+        line = getattr(meta_or_token, "line", None) or 1
+        col = getattr(meta_or_token, "column", None) or 1
+        if isinstance(self.text, PosStr):
+            return self.text.location_at(line, col)
+        return Location(f"<{self.rule_id}>", line, col)
+
+
+class Compiler:
+    """Type-check and translate one ruleset's logic."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.counter = itertools.count()
+        self.functions: list[ast.FunctionDef] = []
+        self.globals: dict[str, Any] = {}
+        for name, b in REGISTRY.items():
+            if b.impl is not None:
+                self.globals[f"b_{name}"] = b.impl
+        self.hoist: set[str] | None = None
+        self.inlining: list[str] = []
+        self.unit: Unit = Unit("", "")
+        self.allow_random = False
+        self.in_function = False
+
+    # ----- errors ------------------------------------------------------------
+    def error(self, where: Any, message: str) -> RuleFileError:
+        return RuleFileError(f"{message} (in rule {self.unit.rule_id})", self.unit.loc(where))
+
+    # ----- entry points -------------------------------------------------------
+    def parse(self, text: str, start: str) -> Tree:
+        return parse(text, start)
+
+    def expr_fn(self, fname: str, text: PosStr | str, rule_id: str, scope: Scope, want: str | None,
+                args: list[str], unpack: list[str] | None = None) -> None:
+        """def fname(st, *args): V = st.v; return <expr>"""
+        self.unit = Unit(text, rule_id)
+        tree = self.parse(text, "expr")
+        self.hoist = set()
+        v = self.expr(tree, scope)
+        if want is not None:
+            v = self.coerce(v, want, tree)
+            if not T.compatible(want, v.type):
+                raise self.error(tree.meta, f"this should give {want}, but gives {v.type}")
+        body = self._hoisted_preamble()
+        body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
+        self._emit(fname, args, body + [ast.Return(value=v.node)])
+
+    def block_fn(self, fname: str, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
+                 allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> None:
+        self.unit = Unit(text, rule_id)
+        tree = self.parse(text, "block")
+        self.hoist = None
+        self.allow_random = allow_random
+        self.in_function = allow_return
+        stmts = self.block(tree, Scope(scope))
+        self.allow_random = False
+        self.in_function = False
+        body = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
+        body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
+        self._emit(fname, args, body + stmts)
+
+    def guard_fns(self, action: str, fields: list[tuple[str, str]], domains: list[tuple[PosStr, str]],
+                  guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None) -> None:
+        """Two functions per action: check one payload, and list the legal payloads.
+
+        Both inline every guard, so listing legal actions costs one Python function
+        call however many rules constrain the action.
+        """
+        self.hoist = set()
+        tests: list[ast.expr] = []
+        for text, rule_id in guards:
+            self.unit = Unit(text, rule_id)
+            tree = self.parse(text, "expr")
+            v = self.expr(tree, scope)
+            if not T.compatible("bool", v.type):
+                raise self.error(tree.meta, f"a 'forbid' condition must be true or false, but this gives {v.type}")
+            tests.append(v.node)
+        dom_nodes: list[ast.expr] = []
+        for (text, rule_id), (fname, ftype) in zip(domains, fields):
+            self.unit = Unit(text, rule_id)
+            tree = self.parse(text, "expr")
+            v = self.expr(tree, scope)
+            v = self.coerce(v, T.list_of(ftype), tree)
+            if not T.compatible(T.list_of(ftype), v.type):
+                raise self.error(tree.meta, f"the choices for '{fname}' should be a list of {ftype}, not {v.type}")
+            dom_nodes.append(v.node)
+        pre = self._hoisted_preamble()
+        names = payload if payload is not None else [f for f, _ in fields]
+        unpack = [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in names]
+        check_body: list[ast.stmt] = list(pre) + unpack
+        for i, t in enumerate(tests):
+            if isinstance(t, ast.Constant) and not t.value:
+                continue
+            check_body.append(ast.If(test=t, body=[ast.Return(_c(i))], orelse=[]))
+        check_body.append(ast.Return(_c(-1)))
+        self._emit(f"chk_{_py(action)}", ["st", "actor", "a"], check_body)
+
+        live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
+        record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
+        inner: list[ast.stmt] = []
+        if live:
+            cond = live[0] if len(live) == 1 else ast.BoolOp(op=ast.Or(), values=live)
+            skip: ast.stmt = ast.Continue() if fields else ast.Return(_name("out"))
+            inner.append(ast.If(test=cond, body=[skip], orelse=[]))
+        inner.append(ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))
+        loop: list[ast.stmt] = inner
+        for (f, _), dom in reversed(list(zip(fields, dom_nodes))):
+            loop = [ast.For(target=_name(f"p_{f}", True), iter=dom, body=loop, orelse=[])]
+        if not fields:
+            loop = inner
+        leg_body = list(pre) + [ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load()))] + loop
+        leg_body.append(ast.Return(_name("out")))
+        self._emit(f"leg_{_py(action)}", ["st", "actor"], leg_body)
+
+    def _hoisted_preamble(self) -> list[ast.stmt]:
+        pre: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
+        for n in sorted(self.hoist or ()):
+            pre.append(ast.Assign(targets=[_name(f"v_{n}", True)], value=_sub(_name("V"), _c(n))))
+        self.hoist = None
+        return pre
+
+    def _emit(self, fname: str, args: list[str], body: list[ast.stmt]) -> None:
+        extra = {"type_params": []} if sys.version_info >= (3, 12) else {}
+        fn = ast.FunctionDef(
+            name=fname,
+            args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
+                               kw_defaults=[], kwarg=None, defaults=[]),
+            body=body or [ast.Pass()], decorator_list=[], returns=None, **extra)
+        self.functions.append(fn)
+
+    def build(self, filename: str) -> dict[str, Callable[..., Any]]:
+        mod = ast.Module(body=list(self.functions), type_ignores=[])
+        ast.fix_missing_locations(mod)
+        code = compile(mod, filename, "exec")
+        namespace: dict[str, Any] = dict(self.globals)
+        namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
+                                     "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}
+        # The module holds only function definitions built from checked trees.
+        exec(code, namespace)  # noqa: S102
+        return {fn.name: namespace[fn.name] for fn in self.functions}
+
+    # ----- statements --------------------------------------------------------
+    def block(self, tree: Tree, scope: Scope) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in tree.children:
+            out.extend(self.stmt(st, scope))
+        return out
+
+    def stmt(self, t: Tree, scope: Scope) -> list[ast.stmt]:
+        k = t.data
+        if k == "let_stmt":
+            name, value = t.children
+            self._check_new_name(name, scope)
+            v = self.expr(value, scope)
+            if v.type == "none":
+                raise self.error(name, f"'{name}' needs a value with a type; give it one instead of none")
+            py = f"l_{name}_{next(self.counter)}"
+            scope.bind(str(name), "local", py, v.type)
+            return [ast.Assign(targets=[_name(py, True)], value=v.node)]
+        if k in ("assign", "aug_assign"):
+            target = t.children[0]
+            node, ttype = self.target(target, scope)
+            if k == "assign":
+                v = self.coerce(self.expr(t.children[1], scope), ttype, t.children[1])
+                if not T.compatible(ttype, v.type):
+                    raise self.error(target.meta, f"cannot store {v.type} in '{_target_text(target)}' of type {ttype}")
+                return [ast.Assign(targets=[node], value=v.node)]
+            op = t.children[1]
+            v = self.expr(t.children[2], scope)
+            if not (T.is_int_like(ttype) and T.is_int_like(v.type)):
+                raise self.error(target.meta, f"'{op}' needs numbers, not {ttype} and {v.type}")
+            return [ast.AugAssign(target=node, op=ast.Add() if op == "+=" else ast.Sub(), value=v.node)]
+        if k == "if_stmt":
+            cond, body, *rest = t.children
+            elifs = [r for r in rest if isinstance(r, Tree) and r.data == "elif_part"]
+            els = [r for r in rest if isinstance(r, Tree) and r.data == "else_part"]
+            branches = [(cond, body)] + [(e.children[0], e.children[1]) for e in elifs]
+            else_body = els[0].children[0] if els else None
+            return self._if_chain(branches, else_body, scope)
+        if k == "for_stmt":
+            name, iterable, body = t.children
+            self._check_new_name(name, scope)
+            it = self.expr(iterable, scope)
+            if not T.is_list(it.type):
+                raise self.error(iterable.meta, f"'for' needs a list, not {it.type}")
+            inner = Scope(scope)
+            py = f"l_{name}_{next(self.counter)}"
+            inner.bind(str(name), "local", py, T.elem(it.type))
+            stmts = self.block(body, inner) or [ast.Pass()]
+            return [ast.For(target=_name(py, True), iter=it.node, body=stmts, orelse=[])]
+        if k == "call_stmt":
+            name, args = t.children
+            b = REGISTRY.get(str(name))
+            if b is None or b.kind not in ("procedure", "engine"):
+                if b is None and str(name) not in self.env.defines:
+                    raise self.error(name, f"unknown procedure '{name}'{_suggest(str(name), _procedures())}")
+                raise self.error(name, f"'{name}' computes a value; a statement must change something "
+                                       f"(use it in an expression)")
+            v = self._call_builtin(b, name, args, scope, t)
+            return [ast.Expr(value=v.node)]
+        if k == "return_stmt":
+            if not self.in_function:
+                raise self.error(t.meta, "'return' is only allowed in a definition or a sample")
+            v = self.expr(t.children[0], scope)
+            return [ast.Return(value=v.node)]
+        raise self.error(t.meta, f"unsupported statement {k}")  # pragma: no cover
+
+    def _if_chain(self, branches: list[tuple[Tree, Tree]], else_body: Tree | None, scope: Scope) -> list[ast.stmt]:
+        if not branches:
+            return self.block(else_body, Scope(scope)) if else_body is not None else []
+        cond, body = branches[0]
+        c = self.expr(cond, scope)
+        if not T.compatible("bool", c.type):
+            raise self.error(cond.meta, f"'if' needs a condition, not {c.type}")
+        if c.const:
+            if c.value:
+                return self.block(body, Scope(scope))
+            return self._if_chain(branches[1:], else_body, scope)
+        then = self.block(body, Scope(scope)) or [ast.Pass()]
+        orelse = self._if_chain(branches[1:], else_body, scope)
+        return [ast.If(test=c.node, body=then, orelse=orelse)]
+
+    def target(self, t: Tree, scope: Scope) -> tuple[ast.expr, str]:
+        name, *indexes = t.children
+        b = scope.lookup(str(name))
+        if b is not None and b[0] == "local":
+            node: ast.expr = _name(b[1])
+            ttype = b[2]
+        elif b is not None:
+            raise self.error(name, f"cannot assign to '{name}': it is a {_kind_word(b[0])}")
+        else:
+            kind = self.env.kind_of(str(name))
+            if kind != "var":
+                if kind is None:
+                    raise self.error(name, f"unknown state variable '{name}'{_suggest(str(name), self.env.vars)}")
+                raise self.error(name, f"cannot assign to '{name}': it is a {_kind_word(kind)}")
+            node = _sub(_name("V"), _c(str(name)))
+            ttype = self.env.var_type(str(name))
+        if not indexes:
+            if isinstance(node, ast.Name):
+                return _name(node.id, True), ttype
+            return _sub(_name("V"), _c(str(name)), True), ttype
+        for i, ix in enumerate(indexes):
+            iv = self.expr(ix, scope)
+            if not T.is_list(ttype):
+                raise self.error(ix.meta, f"'{name}' is {ttype}; it cannot be indexed")
+            if not (T.is_int_like(iv.type) or T.base(iv.type) in T.NAMED):
+                raise self.error(ix.meta, f"an index must be a number, a seat, a suit or a rank, not {iv.type}")
+            ttype = T.elem(ttype)
+            node = _sub(node, iv.node, store=(i == len(indexes) - 1))
+        return node, ttype
+
+    def _check_new_name(self, name: Token, scope: Scope) -> None:
+        n = str(name)
+        if self.env.kind_of(n) in ("var", "param") or scope.lookup(n) is not None:
+            raise self.error(name, f"'{n}' is already a name here; choose another")
+
+    # ----- expressions -------------------------------------------------------
+    def expr(self, t: Tree | Token, scope: Scope) -> Val:
+        k = t.data if isinstance(t, Tree) else None
+        meth = getattr(self, f"e_{k}", None)
+        if meth is None:  # pragma: no cover - every grammar alias has a method
+            raise self.error(getattr(t, "meta", t), f"unsupported expression {k}")
+        return meth(t, scope)
+
+    def e_number(self, t: Tree, scope: Scope) -> Val:
+        return Val(_c(int(t.children[0])), "int")
+
+    def e_string(self, t: Tree, scope: Scope) -> Val:
+        return Val(_c(str(t.children[0])[1:-1]), "str")
+
+    def e_true(self, t: Tree, scope: Scope) -> Val:
+        return Val(_c(True), "bool")
+
+    def e_false(self, t: Tree, scope: Scope) -> Val:
+        return Val(_c(False), "bool")
+
+    def e_none(self, t: Tree, scope: Scope) -> Val:
+        return Val(_c(None), "none")
+
+    def e_name(self, t: Tree, scope: Scope) -> Val:
+        tok = t.children[0]
+        n = str(tok)
+        b = scope.lookup(n)
+        if b is not None:
+            kind, data, ty = b
+            if kind in ("local", "payload"):
+                return Val(_name(data), ty)
+            if kind == "inline":
+                return data  # an inlined definition's argument
+        kind = self.env.kind_of(n)
+        if kind == "param":
+            p = self.env.params[n]
+            return Val(_c(p.value), p.type, p.choices)
+        if kind == "var":
+            ty = self.env.var_type(n)
+            if self.hoist is not None:
+                self.hoist.add(n)
+                return Val(_name(f"v_{n}"), ty)
+            return Val(_sub(_name("V"), _c(n)), ty)
+        if kind in ("define", "builtin"):
+            raise self.error(tok, f"'{n}' is a function; call it as {n}(…)")
+        known = set(self.env.vars) | set(self.env.params) | set(ENGINE_VARS) | _scope_names(scope)
+        raise self.error(tok, f"unknown name '{n}'{_suggest(n, known)}")
+
+    def e_list(self, t: Tree, scope: Scope) -> Val:
+        args = t.children[0]
+        if args is None:
+            return Val(ast.List([], ast.Load()), "list[any]")
+        vals = [self.expr(a, scope) for a in args.children]
+        ty = vals[0].type
+        for v in vals[1:]:
+            ty = T.unify(ty, v.type)
+        if all(v.const for v in vals):
+            return Val(_c(tuple(v.value for v in vals)), T.list_of(ty))
+        return Val(ast.List([v.node for v in vals], ast.Load()), T.list_of(ty))
+
+    def e_record(self, t: Tree, scope: Scope) -> Val:
+        keys, values = [], []
+        for f in t.children:
+            if f is None:
+                continue
+            name, value = f.children
+            keys.append(_c(str(name)))
+            values.append(self.expr(value, scope).node)
+        return Val(ast.Dict(keys=keys, values=values), "record")
+
+    def e_comprehension(self, t: Tree, scope: Scope) -> Val:
+        elt, name, iterable, cond = t.children
+        it = self.expr(iterable, scope)
+        if not T.is_list(it.type):
+            raise self.error(iterable.meta, f"'for … in' needs a list, not {it.type}")
+        inner = Scope(scope)
+        py = f"l_{name}_{next(self.counter)}"
+        inner.bind(str(name), "local", py, T.elem(it.type))
+        e = self.expr(elt, inner)
+        ifs = []
+        if cond is not None:
+            c = self.expr(cond, inner)
+            if not T.compatible("bool", c.type):
+                raise self.error(cond.meta, f"'where' needs a condition, not {c.type}")
+            if not (c.const and c.value):
+                ifs.append(c.node)
+        gen = ast.comprehension(target=_name(py, True), iter=it.node, ifs=ifs, is_async=0)
+        return Val(ast.ListComp(elt=e.node, generators=[gen]), T.list_of(e.type))
+
+    def e_if_expr(self, t: Tree, scope: Scope) -> Val:
+        c, a, b = (self.expr(x, scope) for x in t.children)
+        if not T.compatible("bool", c.type):
+            raise self.error(t.children[0].meta, f"'if' needs a condition, not {c.type}")
+        ty = T.unify(a.type, b.type)
+        if c.const:
+            chosen = a if c.value else b
+            return Val(chosen.node, ty, chosen.choices)
+        return Val(ast.IfExp(test=c.node, body=a.node, orelse=b.node), ty)
+
+    def _bools(self, t: Tree, scope: Scope, word: str) -> list[Val]:
+        vals = [self.expr(x, scope) for x in t.children]
+        for x, v in zip(t.children, vals):
+            if not T.compatible("bool", v.type):
+                raise self.error(x.meta, f"'{word}' needs conditions, not {v.type}")
+        return vals
+
+    def e_and_(self, t: Tree, scope: Scope) -> Val:
+        a, b = self._bools(t, scope, "and")
+        for x, y in ((a, b), (b, a)):
+            if x.const:
+                return y if x.value else Val(_c(False), "bool")
+        return Val(ast.BoolOp(op=ast.And(), values=[a.node, b.node]), "bool")
+
+    def e_or_(self, t: Tree, scope: Scope) -> Val:
+        a, b = self._bools(t, scope, "or")
+        for x, y in ((a, b), (b, a)):
+            if x.const:
+                return Val(_c(True), "bool") if x.value else y
+        return Val(ast.BoolOp(op=ast.Or(), values=[a.node, b.node]), "bool")
+
+    def e_not_(self, t: Tree, scope: Scope) -> Val:
+        (a,) = self._bools(t, scope, "not")
+        if a.const:
+            return Val(_c(not a.value), "bool")
+        return Val(ast.UnaryOp(op=ast.Not(), operand=a.node), "bool")
+
+    def e_compare(self, t: Tree, scope: Scope) -> Val:
+        left, op, right = t.children
+        a, b = self.expr(left, scope), self.expr(right, scope)
+        a, b = self.coerce(a, b.type, left), self.coerce(b, a.type, right)
+        self._check_choice(a, b, right)
+        self._check_choice(b, a, left)
+        if op in ("==", "!="):
+            if not T.comparable(a.type, b.type):
+                raise self.error(t.meta, f"cannot compare {a.type} with {b.type}")
+        elif not (T.is_int_like(a.type) and T.is_int_like(b.type)) and not _int_lists(a.type, b.type):
+            raise self.error(t.meta, f"'{op}' compares numbers (or lists of numbers), not {a.type} and {b.type}")
+        pyop = {"==": ast.Eq(), "!=": ast.NotEq(), "<": ast.Lt(), "<=": ast.LtE(), ">": ast.Gt(), ">=": ast.GtE()}[op]
+        if a.const and b.const:
+            x, y = a.value, b.value
+            res = {"==": x == y, "!=": x != y}.get(op)
+            if res is None:
+                res = {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+            return Val(_c(res), "bool")
+        if op in ("==", "!=") and (_is_none(a) or _is_none(b)):
+            pyop = ast.Is() if op == "==" else ast.IsNot()
+        return Val(ast.Compare(left=a.node, ops=[pyop], comparators=[b.node]), "bool")
+
+    def _check_choice(self, param_side: Val, literal: Val, where: Any) -> None:
+        if param_side.choices and literal.const and isinstance(literal.value, str):
+            if literal.value not in param_side.choices:
+                raise self.error(where.meta if isinstance(where, Tree) else where,
+                                 f"{literal.value!r} is not one of the choices {', '.join(param_side.choices)}")
+
+    def _membership(self, t: Tree, scope: Scope, negate: bool) -> Val:
+        left, right = t.children
+        a, b = self.expr(left, scope), self.expr(right, scope)
+        if not T.is_list(b.type):
+            raise self.error(right.meta, f"'in' needs a list on its right, not {b.type}")
+        b = self.coerce(b, T.list_of(a.type), right)
+        a = self.coerce(a, T.elem(b.type), left)
+        if a.choices and b.const:
+            for item in b.value:
+                self._check_choice(a, Val(_c(item), "str"), right)
+        if not T.comparable(a.type, T.elem(b.type)):
+            raise self.error(t.meta, f"cannot look for {a.type} in a list of {T.elem(b.type)}")
+        if a.const and b.const:
+            return Val(_c((a.value in b.value) != negate), "bool")
+        return Val(ast.Compare(left=a.node, ops=[ast.NotIn() if negate else ast.In()], comparators=[b.node]), "bool")
+
+    def e_in_(self, t: Tree, scope: Scope) -> Val:
+        return self._membership(t, scope, False)
+
+    def e_not_in(self, t: Tree, scope: Scope) -> Val:
+        return self._membership(t, scope, True)
+
+    def e_binop(self, t: Tree, scope: Scope) -> Val:
+        left, op, right = t.children
+        a, b = self.expr(left, scope), self.expr(right, scope)
+        if op == "+" and T.is_list(a.type) and T.is_list(b.type) and not (T.base(a.type) == "any"):
+            return Val(ast.BinOp(left=_as_list(a.node), op=ast.Add(), right=_as_list(b.node)),
+                       T.unify(a.type, b.type))
+        if not (T.is_int_like(a.type) and T.is_int_like(b.type)):
+            raise self.error(t.meta, f"'{op}' needs numbers, not {a.type} and {b.type}")
+        pyop = {"+": ast.Add(), "-": ast.Sub(), "*": ast.Mult(), "//": ast.FloorDiv(), "%": ast.Mod()}[str(op)]
+        if a.const and b.const:
+            x, y = a.value, b.value
+            if op in ("//", "%") and y == 0:
+                raise self.error(t.meta, "division by zero")
+            return Val(_c({"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0,
+                           "%": x % y if y else 0}[str(op)]), "int")
+        return Val(ast.BinOp(left=a.node, op=pyop, right=b.node), "int")
+
+    def e_neg(self, t: Tree, scope: Scope) -> Val:
+        a = self.expr(t.children[0], scope)
+        if not T.is_int_like(a.type):
+            raise self.error(t.meta, f"'-' needs a number, not {a.type}")
+        if a.const:
+            return Val(_c(-a.value), "int")
+        return Val(ast.UnaryOp(op=ast.USub(), operand=a.node), "int")
+
+    def e_index(self, t: Tree, scope: Scope) -> Val:
+        base, ix = t.children
+        a, i = self.expr(base, scope), self.expr(ix, scope)
+        if not T.is_list(a.type):
+            raise self.error(base.meta, f"only lists can be indexed, not {a.type}")
+        if not (T.is_int_like(i.type) or T.base(i.type) in T.NAMED):
+            raise self.error(ix.meta, f"an index must be a number, a seat, a suit or a rank, not {i.type}")
+        if a.const and i.const:
+            try:
+                return Val(_c(a.value[i.value]), T.elem(a.type))
+            except (IndexError, TypeError):
+                raise self.error(ix.meta, f"index {i.value} is outside the list") from None
+        return Val(_sub(a.node, i.node), T.elem(a.type))
+
+    def e_attr(self, t: Tree, scope: Scope) -> Val:
+        base, name = t.children
+        a = self.expr(base, scope)
+        if T.base(a.type) not in ("record", "any"):
+            raise self.error(name, f"'.{name}' reads a field of a record, not of {a.type}")
+        return Val(_sub(a.node, _c(str(name))), "any")
+
+    def e_call(self, t: Tree, scope: Scope) -> Val:
+        name, args = t.children
+        n = str(name)
+        if n in self.env.defines:
+            return self._call_define(self.env.defines[n], name, args, scope)
+        b = REGISTRY.get(n)
+        if b is None:
+            known = set(self.env.defines) | set(REGISTRY)
+            raise self.error(name, f"unknown function '{n}'{_suggest(n, known)}")
+        if b.kind in ("procedure", "engine"):
+            raise self.error(name, f"'{n}' changes the state; use it as a statement, not in an expression")
+        if b.kind == "random" and not self.allow_random:
+            raise self.error(name, f"'{n}' draws at random; it is only allowed in an action's 'sample'")
+        return self._call_builtin(b, name, args, scope, t)
+
+    def _args(self, args: Tree | None, scope: Scope) -> list[tuple[Tree, Val]]:
+        if args is None:
+            return []
+        return [(a, self.expr(a, scope)) for a in args.children]
+
+    def _call_builtin(self, b: Builtin, name: Token, args: Tree | None, scope: Scope, t: Tree) -> Val:
+        vals = self._args(args, scope)
+        lo, hi = len(b.params) - b.optional, len(b.params)
+        if not lo <= len(vals) <= hi:
+            want = str(hi) if lo == hi else f"{lo} to {hi}"
+            raise self.error(name, f"'{b.name}' takes {want} argument(s), got {len(vals)}")
+        checked: list[Val] = []
+        for (node, v), ptype in zip(vals, b.params):
+            v = self.coerce(v, ptype, node)
+            if not T.compatible(ptype, v.type):
+                raise self.error(node.meta, f"argument of '{b.name}' should be {ptype}, not {v.type}")
+            checked.append(v)
+        rtype = b.returns
+        if rtype.startswith("elem:"):
+            rtype = T.elem(checked[int(rtype[5:])].type)
+        elif rtype.startswith("arg:"):
+            rtype = checked[int(rtype[4:])].type
+        if b.inline is not None:
+            return Val(b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
+                                                for v in checked]), rtype)
+        call_args = [v.node for v in checked]
+        if b.kind in ("engine", "random"):
+            call_args = [_name("st")] + call_args
+        return Val(ast.Call(func=_name(f"b_{b.name}"), args=call_args, keywords=[]), rtype)
+
+    def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
+        vals = self._args(args, scope)
+        if len(vals) != len(d.args):
+            raise self.error(name, f"'{d.name}' takes {len(d.args)} argument(s), got {len(vals)}")
+        if d.name in self.inlining:
+            raise self.error(name, f"'{d.name}' calls itself; definitions cannot be recursive")
+        inner = Scope(None)
+        for (node, v), (aname, atype) in zip(vals, d.args):
+            v = self.coerce(v, atype, node)
+            if not T.compatible(atype, v.type):
+                raise self.error(node.meta, f"argument '{aname}' of '{d.name}' should be {atype}, not {v.type}")
+            inner.bind(aname, "inline", Val(v.node, atype, v.choices), atype)
+        if d.block:
+            raise self.error(name, f"'{d.name}' is a block definition; only 'sample' may call it")
+        saved_unit = self.unit
+        self.inlining.append(d.name)
+        try:
+            self.unit = Unit(d.text, d.rule_id)
+            if d.tree is None:
+                d.tree = self.parse(d.text, "expr")
+            v = self.expr(d.tree, inner)
+            v = self.coerce(v, d.returns, d.tree)
+            if not T.compatible(d.returns, v.type):
+                raise self.error(d.tree.meta, f"'{d.name}' should give {d.returns}, but gives {v.type}")
+        finally:
+            self.inlining.pop()
+            self.unit = saved_unit
+        return Val(v.node, d.returns, v.choices)
+
+    # ----- literals of named things ----------------------------------------------
+    def coerce(self, v: Val, want: str, where: Any) -> Val:
+        """Turn string literals into suits, ranks or phases where those are expected."""
+        want_b = T.base(T.normalize(want))
+        if v.const and isinstance(v.node, ast.Constant) and isinstance(v.value, str):
+            if want_b in ("suit", "rank"):
+                return Val(_c(self._named(v.value, want_b, where)), want_b)
+            if want_b == "phase":
+                if v.value not in self.env.phases:
+                    raise self.error(_meta(where), f"unknown phase {v.value!r}{_suggest(v.value, self.env.phases)}")
+                return Val(v.node, "phase")
+        if want_b.startswith("list[") and v.const and isinstance(v.node, ast.Tuple):
+            inner = T.elem(want_b)
+            if inner in ("suit", "rank") and all(isinstance(x, str) for x in v.value):
+                return Val(_c(tuple(self._named(x, inner, where) for x in v.value)), want_b)
+        return v
+
+    def _named(self, name: str, kind: str, where: Any) -> int:
+        names = self.env.deck.suits if kind == "suit" else self.env.deck.ranks
+        if name not in names:
+            raise self.error(_meta(where), f"unknown {kind} {name!r}; the {kind}s are {', '.join(names)}")
+        return names.index(name)
+
+
+def _meta(where: Any) -> Any:
+    return where.meta if isinstance(where, Tree) else where
+
+
+def _int_lists(a: str, b: str) -> bool:
+    # Lists of numbers compare item by item, as strengths of cards do.
+    return (T.base(a).startswith("list[") and T.base(b).startswith("list[")
+            and T.is_int_like(T.elem(a)) and T.is_int_like(T.elem(b)))
+
+
+def _is_none(v: Val) -> bool:
+    return isinstance(v.node, ast.Constant) and v.node.value is None
+
+
+def _as_list(node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Tuple):
+        return ast.List(elts=node.elts, ctx=ast.Load())
+    return node
+
+
+def _py(name: str) -> str:
+    return name.replace("-", "_")
+
+
+def _kind_word(kind: str) -> str:
+    return {"param": "parameter", "payload": "field of the action", "define": "definition",
+            "builtin": "library function", "inline": "argument", "var": "state variable"}.get(kind, kind)
+
+
+def _target_text(t: Tree) -> str:
+    return str(t.children[0])
+
+
+def _procedures() -> list[str]:
+    return [n for n, b in REGISTRY.items() if b.kind in ("procedure", "engine")]
+
+
+def _scope_names(scope: Scope) -> set[str]:
+    out: set[str] = set()
+    s: Scope | None = scope
+    while s is not None:
+        out |= set(s.names)
+        s = s.parent
+    return out
+
+
+def _suggest(name: str, known: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""

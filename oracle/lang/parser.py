@@ -1,0 +1,85 @@
+"""Parsing rule-language text with Lark (LALR), with errors a rule author can act on."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.resources import files
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import Location, RuleFileError
+from ..yamlpos import PosStr
+
+# Terminal names Lark invents for literals, shown to authors as the text they match.
+_FRIENDLY = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": 'a "string"',
+    "COMPOP": "a comparison",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '//' or '%'",
+    "AUGOP": "'+=' or '-='",
+    "$END": "the end of the text",
+}
+
+
+@lru_cache(maxsize=1)
+def grammar_text() -> str:
+    return files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", start=["block", "expr"], propagate_positions=True,
+                maybe_placeholders=True)
+
+
+def _describe(term: str, parser: Lark) -> str:
+    if term in _FRIENDLY:
+        return _FRIENDLY[term]
+    for t in parser.terminals:
+        if t.name == term:
+            pattern = t.pattern.value
+            if t.pattern.type == "str":
+                return f"'{pattern}'"
+    return term.lower()
+
+
+def _where(text: str, line: int, column: int) -> Location:
+    if isinstance(text, PosStr):
+        return text.location_at(line, column)
+    return Location("<text>", line, column)
+
+
+def parse(text: str, start: str = "expr") -> Tree:
+    """Parse ``text`` as an expression or a block; raise RuleFileError on failure."""
+    parser = _parser()
+    try:
+        return parser.parse(str(text), start=start)
+    except UnexpectedInput as exc:
+        raise _friendly(exc, text, parser) from None
+
+
+def _friendly(exc: UnexpectedInput, text: str, parser: Lark) -> RuleFileError:
+    line, column = getattr(exc, "line", 1), getattr(exc, "column", 1)
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        lines = str(text).rstrip().splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+        expected = sorted({_describe(t, parser) for t in exc.expected})
+        return RuleFileError(f"the logic ends too early; expected {_join(expected)}", _where(text, line, column))
+    if isinstance(exc, UnexpectedToken):
+        token: Token = exc.token
+        expected = sorted({_describe(t, parser) for t in exc.accepts or exc.expected})
+        return RuleFileError(f"unexpected {token.value!r}; expected {_join(expected)}", _where(text, line, column))
+    if isinstance(exc, UnexpectedCharacters):
+        ch = str(text)[exc.pos_in_stream] if exc.pos_in_stream < len(str(text)) else "?"
+        hint = " (names are lower case, strings use double quotes)" if ch.isupper() or ch == "'" else ""
+        return RuleFileError(f"unexpected character {ch!r}{hint}", _where(text, line, column))
+    return RuleFileError(str(exc), _where(text, line, column))
+
+
+def _join(items: list[str]) -> str:
+    if len(items) > 8:
+        items = items[:8] + ["…"]
+    return ", ".join(items) if items else "something else"

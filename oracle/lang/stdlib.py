@@ -1,0 +1,338 @@
+"""The standard library of the rule language, registered in one place.
+
+Everything here is generic to seated trick-taking games: cards as (rank, suit),
+seats in clockwise order, lists and zones of cards. No game's numbers live here.
+The docs list this registry, so each entry carries a one-line description.
+
+Cards, suits, ranks and seats are small integers at run time. A card is
+``suit * number_of_ranks + rank``; the compiler inlines the hot primitives
+(``suit``, ``rank``, ``card``) as arithmetic on those integers.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+Inliner = Callable[["DeckShape", list[ast.expr]], ast.expr]
+
+
+@dataclass(frozen=True)
+class DeckShape:
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks) * len(self.suits)
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    params: tuple[str, ...]
+    returns: str  # a type, or "elem:N" / "arg:N" for the element or type of argument N
+    doc: str
+    kind: str = "pure"  # pure | procedure | random | engine
+    impl: Callable[..., Any] | None = None
+    inline: Inliner | None = None
+    optional: int = 0  # how many trailing params may be left out
+    examples: tuple[str, ...] = field(default=())
+
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def register(name: str, params: list[str], returns: str, doc: str, *, kind: str = "pure",
+             inline: Inliner | None = None, optional: int = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        REGISTRY[name] = Builtin(name, tuple(params), returns, doc, kind, fn, inline, optional)
+        return fn
+    return deco
+
+
+def _binop(left: ast.expr, op: ast.operator, right: ast.expr) -> ast.expr:
+    return ast.BinOp(left=left, op=op, right=right)
+
+
+def _const(v: Any) -> ast.expr:
+    return ast.Constant(value=v)
+
+
+# --- cards -----------------------------------------------------------------
+
+@register("suit", ["card"], "suit", "The suit of a card.",
+          inline=lambda d, a: _binop(a[0], ast.FloorDiv(), _const(len(d.ranks))))
+def _suit(card: int) -> int:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("rank", ["card"], "rank", "The rank of a card.",
+          inline=lambda d, a: _binop(a[0], ast.Mod(), _const(len(d.ranks))))
+def _rank(card: int) -> int:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("card", ["rank", "suit"], "card", "The card of the given rank and suit.",
+          inline=lambda d, a: _binop(_binop(a[1], ast.Mult(), _const(len(d.ranks))), ast.Add(), a[0]))
+def _card(rank: int, suit: int) -> int:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("all_cards", [], "list[card]", "Every card of the pack, in pack order.",
+          inline=lambda d, a: ast.Call(func=ast.Name("list", ast.Load()),
+                                       args=[ast.Call(func=ast.Name("range", ast.Load()),
+                                                      args=[_const(d.size)], keywords=[])], keywords=[]))
+def _all_cards() -> list[int]:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("all_suits", [], "list[suit]", "Every suit, in the order the pack lists them.",
+          inline=lambda d, a: ast.List(elts=[_const(i) for i in range(len(d.suits))], ctx=ast.Load()))
+def _suits() -> list[int]:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("all_ranks", [], "list[rank]", "Every rank, in the order the pack lists them.",
+          inline=lambda d, a: ast.List(elts=[_const(i) for i in range(len(d.ranks))], ctx=ast.Load()))
+def _ranks() -> list[int]:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+# --- seats (clockwise = to the left) ---------------------------------------
+
+def _n_seats() -> ast.expr:
+    return ast.Subscript(value=ast.Name("V", ast.Load()), slice=_const("n_seats"), ctx=ast.Load())
+
+
+@register("next_seat", ["seat"], "seat", "The seat to the left (next clockwise).",
+          inline=lambda d, a: _binop(_binop(a[0], ast.Add(), _const(1)), ast.Mod(), _n_seats()))
+def _next_seat(s: int) -> int:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("prev_seat", ["seat"], "seat", "The seat to the right (previous clockwise).",
+          inline=lambda d, a: _binop(_binop(a[0], ast.Sub(), _const(1)), ast.Mod(), _n_seats()))
+def _prev_seat(s: int) -> int:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("seat_after", ["seat", "int"], "seat", "The seat k places to the left (k may be negative).",
+          inline=lambda d, a: _binop(_binop(a[0], ast.Add(), a[1]), ast.Mod(), _n_seats()))
+def _seat_after(s: int, k: int) -> int:  # pragma: no cover - always inlined
+    raise AssertionError
+
+
+@register("clockwise_from", ["seat", "list[seat]"], "list[seat]",
+          "The seats of the list in clockwise order, starting at the given seat (or the first after it).")
+def clockwise_from(start: int, group: list[int]) -> list[int]:
+    # Any modulus larger than the number of seats keeps the clockwise order.
+    return sorted(group, key=lambda s: (s - start) % _WRAP)
+
+
+_WRAP = 1_000_003
+
+
+@register("next_in", ["seat", "list[seat]"], "seat?",
+          "The first seat of the list strictly after the given seat, going clockwise; none if the list is empty.")
+def next_in(s: int, group: list[int]) -> int | None:
+    if not group:
+        return None
+    return min(group, key=lambda x: (x - s - 1) % _WRAP)
+
+
+# --- lists -------------------------------------------------------------------
+
+@register("len", ["list[any]"], "int", "The number of items in a list.")
+def _len(xs: list[Any]) -> int:
+    return len(xs)
+
+
+@register("sum", ["list[int]"], "int", "The sum of a list of numbers (0 for an empty list).")
+def _sum(xs: list[int]) -> int:
+    return sum(xs)
+
+
+@register("count", ["list[bool]"], "int", "How many items of a list of conditions are true.")
+def _count(xs: list[bool]) -> int:
+    return sum(1 for x in xs if x)
+
+
+@register("any", ["list[bool]"], "bool", "Whether at least one condition in the list is true.")
+def _any(xs: list[bool]) -> bool:
+    return any(xs)
+
+
+@register("all", ["list[bool]"], "bool", "Whether every condition in the list is true (true for an empty list).")
+def _all(xs: list[bool]) -> bool:
+    return all(xs)
+
+
+@register("min", ["list[int]"], "int", "The smallest number of a non-empty list.")
+def _min(xs: list[int]) -> int:
+    return min(xs)
+
+
+@register("max", ["list[int]"], "int", "The largest number of a non-empty list.")
+def _max(xs: list[int]) -> int:
+    return max(xs)
+
+
+@register("argmax", ["list[any]"], "int",
+          "The position of the largest item (lists compare item by item); the first one on a tie.")
+def argmax(xs: list[Any]) -> int:
+    best = 0
+    for i in range(1, len(xs)):
+        if xs[i] > xs[best]:
+            best = i
+    return best
+
+
+@register("position", ["list[any]", "any"], "int", "The position of an item in a list, or -1 if it is absent.")
+def position(xs: list[Any], x: Any) -> int:
+    try:
+        return xs.index(x)
+    except ValueError:
+        return -1
+
+
+@register("range", ["int", "int", "int"], "list[int]",
+          "The numbers from the first up to but not including the second, in the given step (default 1).",
+          optional=1)
+def _range(a: int, b: int, step: int = 1) -> list[int]:
+    return list(range(a, b, step)) if step > 0 else []
+
+
+@register("sorted", ["list[any]"], "arg:0", "The list in ascending order.")
+def _sorted(xs: list[Any]) -> list[Any]:
+    return sorted(xs)
+
+
+@register("first", ["list[any]"], "elem:0", "The first item of a non-empty list.")
+def _first(xs: list[Any]) -> Any:
+    return xs[0]
+
+
+@register("last", ["list[any]"], "elem:0", "The last item of a non-empty list.")
+def _last(xs: list[Any]) -> Any:
+    return xs[-1]
+
+
+@register("concat", ["list[list[any]]"], "elem:0", "The lists of a list joined into one.")
+def concat(xss: list[list[Any]]) -> list[Any]:
+    out: list[Any] = []
+    for xs in xss:
+        out.extend(xs)
+    return out
+
+
+@register("same_items", ["list[any]", "list[any]"], "bool",
+          "Whether two lists hold the same items the same number of times, in any order.")
+def same_items(a: list[Any], b: list[Any]) -> bool:
+    return len(a) == len(b) and Counter(a) == Counter(b)
+
+
+@register("distinct", ["list[any]"], "bool", "Whether no item occurs twice in the list.")
+def distinct(xs: list[Any]) -> bool:
+    return len(set(xs)) == len(xs)
+
+
+@register("slice", ["list[any]", "int", "int"], "arg:0", "The items from position a up to but not including b.")
+def _slice(xs: list[Any], a: int, b: int) -> list[Any]:
+    return list(xs[a:b])
+
+
+@register("abs", ["int"], "int", "The absolute value of a number.")
+def _abs(x: int) -> int:
+    return abs(x)
+
+
+@register("floor_to", ["int", "int"], "int", "The number rounded down to a multiple of the unit.")
+def floor_to(x: int, unit: int) -> int:
+    return x - x % unit
+
+
+@register("round_to", ["int", "int"], "int",
+          "The number rounded to the nearest multiple of the unit; halves round up.")
+def round_to(x: int, unit: int) -> int:
+    return ((2 * x + unit) // (2 * unit)) * unit
+
+
+# --- zones and state (procedures: statements only) -----------------------
+
+@register("move", ["any", "list[any]", "list[any]"], "none",
+          "Move one item from the first list to the end of the second.", kind="procedure")
+def move(x: Any, src: list[Any], dst: list[Any]) -> None:
+    src.remove(x)
+    dst.append(x)
+
+
+@register("move_all", ["list[any]", "list[any]"], "none",
+          "Move every item of the first list to the end of the second.", kind="procedure")
+def move_all(src: list[Any], dst: list[Any]) -> None:
+    dst.extend(src)
+    src.clear()
+
+
+@register("append", ["list[any]", "any"], "none", "Add an item to the end of a list.", kind="procedure")
+def append(xs: list[Any], x: Any) -> None:
+    xs.append(x)
+
+
+@register("clear", ["list[any]"], "none", "Remove every item from a list.", kind="procedure")
+def clear(xs: list[Any]) -> None:
+    xs.clear()
+
+
+@register("fill", ["list[any]", "any"], "none", "Set every item of a list to the value.", kind="procedure")
+def fill(xs: list[Any], x: Any) -> None:
+    for i in range(len(xs)):
+        xs[i] = x
+
+
+@register("reset", ["str"], "none",
+          "Give every state variable of the named lifetime (\"deal\", \"game\") its initial value again.",
+          kind="engine")
+def reset(st: Any, lifetime: str) -> None:
+    st.reset(lifetime)
+
+
+@register("end_deal", [], "none",
+          "Close the deal: append the recorded state variables to the score sheet.", kind="engine")
+def end_deal(st: Any) -> None:
+    st.end_deal()
+
+
+@register("mark", ["str", "seat"], "none",
+          "Note an event for the score sheet and for rule coverage (a bolt, a fall off the barrel…).",
+          kind="engine")
+def mark(st: Any, what: str, seat: int) -> None:
+    st.mark(what, seat)
+
+
+# --- chance (only in `sample`, which draws an action for the dealer) ---------
+
+@register("shuffled", ["list[any]"], "arg:0", "The list in a random order (seeded).", kind="random")
+def shuffled(st: Any, xs: list[Any]) -> list[Any]:
+    out = list(xs)
+    st.rng.shuffle(out)
+    return out
+
+
+@register("random_int", ["int", "int"], "int", "A random whole number from a to b inclusive (seeded).",
+          kind="random")
+def random_int(st: Any, a: int, b: int) -> int:
+    return st.rng.randint(a, b)
+
+
+@register("fail", ["str"], "none",
+          "Stop with an error naming the rule: for consistency checks inside the rules themselves.",
+          kind="engine")
+def fail(st: Any, message: str) -> None:
+    raise RuleCheckFailed(message)
+
+
+class RuleCheckFailed(Exception):
+    """Raised by ``fail``; the engine reports it with the id of the rule that failed."""

@@ -1,0 +1,565 @@
+"""Resolving a ruleset: the core rules, overlays in order, then parameter values.
+
+A preset (``variants/presets/*.yaml``) names overlays and parameter values; an
+overlay (``variants/**.yaml``) sets parameters, replaces a named rule, or adds a
+rule of its own. Names are checked: setting an unknown parameter or replacing an
+unknown rule is an error, and two overlays that replace the same rule must say
+which goes first. The result is compiled once and cached by a hash of the files.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import Location, RuleFileError, RulesetError
+from .lang import types as T
+from .lang.compiler import ENGINE_VARS, KEYWORDS, Compiler, Define, Env, Param, Scope, VarDecl
+from .lang.stdlib import REGISTRY, DeckShape
+from .rulefile import RuleDoc, load_doc
+from .yamlpos import PosStr, load_yaml_file
+
+# The only names the interpreter itself reads from the parameters: the shape of
+# the pack and the number of seats. Everything else is the rules' business.
+DECK_PARAMS = ("ranks", "suits")
+SEATS_PARAM = "players"
+
+
+def rules_root() -> Path:
+    """Where spec/ and variants/ are: inside the installed package, or the checkout."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_rules"
+    if (packaged / "spec").is_dir():
+        return packaged
+    return here.parent
+
+
+# --------------------------------------------------------------------------- loading
+
+@dataclass
+class Library:
+    """Every rule, overlay and preset file, loaded and schema-checked."""
+
+    root: Path
+    rules: dict[str, RuleDoc]
+    overlays: dict[str, RuleDoc]
+    presets: dict[str, RuleDoc]
+    digest: str
+
+
+def _files(base: Path) -> list[Path]:
+    return sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+@lru_cache(maxsize=4)
+def _load_library(root_str: str, digest: str) -> Library:
+    root = Path(root_str)
+    rules: dict[str, RuleDoc] = {}
+    overlays: dict[str, RuleDoc] = {}
+    presets: dict[str, RuleDoc] = {}
+    for path in _files(root / "spec"):
+        doc = load_doc(path, str(path.relative_to(root)))
+        _no_overlay_fields(doc)
+        if doc.id in rules:
+            raise RuleFileError(f"rule id {doc.id!r} is already used by {rules[doc.id].path}", doc.id_location())
+        rules[doc.id] = doc
+    for path in _files(root / "variants"):
+        display = str(path.relative_to(root))
+        if path.parent.name == "presets":
+            doc = load_doc(path, display, "preset")
+            if doc.id in presets:
+                raise RuleFileError(f"preset {doc.id!r} is already defined in {presets[doc.id].path}",
+                                    doc.id_location())
+            presets[doc.id] = doc
+        else:
+            doc = load_doc(path, display)
+            if doc.id in overlays or doc.id in rules:
+                other = overlays.get(doc.id) or rules[doc.id]
+                raise RuleFileError(f"id {doc.id!r} is already used by {other.path}", doc.id_location())
+            overlays[doc.id] = doc
+    return Library(root, rules, overlays, presets, digest)
+
+
+def _no_overlay_fields(doc: RuleDoc) -> None:
+    for key in ("set", "overrides", "after", "conflicts"):
+        if key in doc.data:
+            k = next(k for k in doc.data if k == key)
+            loc = k.location() if isinstance(k, PosStr) else doc.location()
+            raise RuleFileError(f"'{key}' belongs in an overlay under variants/, not in a core rule", loc)
+
+
+def tree_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for folder in ("spec", "variants"):
+        for p in _files(root / folder):
+            h.update(str(p.relative_to(root)).encode())
+            h.update(b"\0")
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def load_library(root: Path | None = None) -> Library:
+    root = (root or rules_root()).resolve()
+    return _load_library(str(root), tree_digest(root))
+
+
+# --------------------------------------------------------------------------- resolution
+
+@dataclass
+class ParamDecl:
+    name: str
+    type: str
+    default: Any
+    choices: tuple[str, ...] | None
+    min: int | None
+    max: int | None
+    rule_id: str
+    doc: dict[str, str]
+    where: Location
+
+
+@dataclass
+class ActionDecl:
+    name: str
+    rule_id: str
+    phase: str
+    actor: str
+    fields: list[tuple[str, str]]
+    choices: dict[str, PosStr]
+    sample: PosStr | None
+    weight: float = 1.0
+    prefer_low: bool = False
+    hint: PosStr | None = None
+
+
+@dataclass
+class Clause:
+    rule_id: str
+    index: int
+    on: str
+    order: int
+    forbid: PosStr | None
+    reason: str | None
+    message: str | None
+    do: PosStr | None
+
+
+@dataclass
+class Resolved:
+    """A ruleset after overlays and parameters, before compilation."""
+
+    name: str
+    library: Library
+    overlays: list[str]
+    rules: dict[str, RuleDoc]
+    params: dict[str, ParamDecl]
+    values: dict[str, Any]
+    set_by: dict[str, str]  # parameter -> who set its value (overlay, preset, or "override")
+
+
+def resolve(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
+            root: Path | None = None) -> Resolved:
+    lib = load_library(root)
+    chain: list[RuleDoc] = []
+    seen: set[str] = set()
+    preset_name = name
+    while preset_name:
+        if preset_name not in lib.presets:
+            raise RulesetError(f"unknown ruleset {preset_name!r}; known: {', '.join(sorted(lib.presets))}")
+        if preset_name in seen:
+            raise RulesetError(f"ruleset {preset_name!r} extends itself")
+        seen.add(preset_name)
+        doc = lib.presets[preset_name]
+        chain.append(doc)
+        preset_name = str(doc.get("extends") or "")
+    chain.reverse()
+    overlay_ids: list[str] = []
+    for doc in chain:
+        overlay_ids.extend(str(o) for o in doc.get("overlays", []))
+    overlay_ids.extend(overlays or [])
+
+    rules = {rid: copy.copy(doc) for rid, doc in lib.rules.items()}
+    for rid in rules:
+        rules[rid].replaced_by = []
+    applied: list[str] = []
+    replaced: dict[str, str] = {}
+    sets: list[tuple[str, dict[str, Any], Location]] = []
+    for oid in overlay_ids:
+        if oid not in lib.overlays:
+            raise RulesetError(f"unknown overlay {oid!r}" + _near(oid, lib.overlays))
+        if oid in applied:
+            raise RulesetError(f"overlay {oid!r} is listed twice")
+        ov = lib.overlays[oid]
+        for other in ov.get("conflicts", []):
+            if str(other) in applied or str(other) in overlay_ids:
+                raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible")
+        target = ov.get("overrides")
+        if target is not None:
+            target = str(target)
+            if target not in rules:
+                raise RulesetError(f"overlay {oid!r} overrides rule {target!r}, which does not exist"
+                                   + _near(target, rules), _loc(ov.data.get("overrides"), ov))
+            if target in replaced:
+                first = replaced[target]
+                if first not in [str(a) for a in ov.get("after", [])]:
+                    raise RulesetError(
+                        f"overlays {first!r} and {oid!r} both override rule {target!r}; "
+                        f"say which comes first with 'after: [{first}]' in {ov.path}")
+            replaced[target] = oid
+            base = rules[target]
+            merged = dict(base.data)
+            for key in ("logic", "define", "actions", "state", "phases"):
+                if key in ov.data:
+                    merged[key] = ov.data[key]
+            if "params" in ov.data:
+                merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
+            new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=base.replaced_by + [oid])
+            rules[target] = new
+        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases")):
+            rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
+        if "set" in ov.data:
+            sets.append((oid, ov.data["set"], ov.location()))
+        for after in ov.get("after", []):
+            if str(after) not in lib.overlays:
+                raise RulesetError(f"overlay {oid!r} names {str(after)!r} in 'after', which is not an overlay",
+                                   _loc(after, ov))
+        applied.append(oid)
+    for doc in chain:
+        sets.append((f"preset {doc.id}", doc.get("set", {}), doc.location()))
+    if params:
+        sets.append(("override", params, Location("<command line>")))
+
+    decls = _collect_params(rules)
+    values = {n: d.default for n, d in decls.items()}
+    set_by: dict[str, str] = {}
+    for who, mapping, loc in sets:
+        for pname, value in mapping.items():
+            pname = str(pname)
+            if pname not in decls:
+                where = pname.location() if isinstance(pname, PosStr) else loc
+                raise RulesetError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where)
+            values[pname] = _plain(value)
+            set_by[pname] = who
+    return Resolved(name, lib, applied, rules, decls, values, set_by)
+
+
+def _loc(value: Any, doc: RuleDoc) -> Location:
+    return value.location() if isinstance(value, PosStr) else doc.location()
+
+
+def _near(name: str, known: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, PosStr):
+        return str(v)
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+def _collect_params(rules: dict[str, RuleDoc]) -> dict[str, ParamDecl]:
+    decls: dict[str, ParamDecl] = {}
+    for rid, doc in rules.items():
+        for pname, spec in (doc.get("params") or {}).items():
+            where = pname.location() if isinstance(pname, PosStr) else doc.location()
+            if pname in decls and decls[pname].rule_id != rid:
+                raise RuleFileError(f"parameter {str(pname)!r} is already declared by rule {decls[pname].rule_id}",
+                                    where)
+            if str(pname) in KEYWORDS or str(pname) in ENGINE_VARS or str(pname) in REGISTRY:
+                raise RuleFileError(f"parameter name {str(pname)!r} is reserved", where)
+            choices = tuple(str(c) for c in spec["choices"]) if "choices" in spec else None
+            decls[str(pname)] = ParamDecl(str(pname), str(spec["type"]), _plain(spec["default"]), choices,
+                                          spec.get("min"), spec.get("max"), rid,
+                                          {k: str(v) for k, v in spec["doc"].items()}, where)
+    return decls
+
+
+# --------------------------------------------------------------------------- parameter values
+
+def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
+    """Check a parameter value against its declared type and give its compiled form."""
+    t = decl.type.replace(" ", "")
+
+    def bad(msg: str) -> RulesetError:
+        return RulesetError(f"parameter {decl.name!r} (rule {decl.rule_id}): {msg}", decl.where)
+
+    def named(x: Any, kind: str) -> int:
+        assert deck is not None
+        names = deck.ranks if kind == "rank" else deck.suits
+        if str(x) not in names:
+            raise bad(f"{x!r} is not a {kind}; the {kind}s are {', '.join(names)}")
+        return names.index(str(x))
+
+    if t == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad(f"needs a whole number, not {value!r}")
+        if decl.min is not None and value < decl.min:
+            raise bad(f"{value} is below the minimum {decl.min}")
+        if decl.max is not None and value > decl.max:
+            raise bad(f"{value} is above the maximum {decl.max}")
+        return Param(decl.name, "int", value, None, decl.rule_id)
+    if t == "bool":
+        if not isinstance(value, bool):
+            raise bad(f"needs true or false, not {value!r}")
+        return Param(decl.name, "bool", value, None, decl.rule_id)
+    if t in ("str", "enum"):
+        if not isinstance(value, str):
+            raise bad(f"needs a string, not {value!r}")
+        if decl.choices is not None and value not in decl.choices:
+            raise bad(f"{value!r} is not one of {', '.join(decl.choices)}")
+        return Param(decl.name, "str", value, decl.choices, decl.rule_id)
+    if t in ("rank", "suit"):
+        return Param(decl.name, t, named(value, t), None, decl.rule_id)
+    if t.startswith("list[") and t.endswith("]"):
+        inner = t[5:-1]
+        if not isinstance(value, list):
+            raise bad(f"needs a list, not {value!r}")
+        if inner in ("rank", "suit"):
+            return Param(decl.name, t, tuple(named(x, inner) for x in value), None, decl.rule_id)
+        if inner == "int" and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+            return Param(decl.name, t, tuple(value), None, decl.rule_id)
+        if inner == "str" and all(isinstance(x, str) for x in value):
+            return Param(decl.name, t, tuple(value), None, decl.rule_id)
+        raise bad(f"needs a list of {inner}, not {value!r}")
+    if t.startswith("map[") and t.endswith("]"):
+        key, _, val = t[4:-1].partition(",")
+        if key not in ("rank", "suit") or val != "int" or deck is None:
+            raise bad(f"unsupported map type {decl.type!r}")
+        if not isinstance(value, dict):
+            raise bad(f"needs a mapping from {key} to a number, not {value!r}")
+        names = deck.ranks if key == "rank" else deck.suits
+        keys = {str(k) for k in value}
+        if keys != set(names):
+            missing, extra = set(names) - keys, keys - set(names)
+            raise bad("needs exactly one value for each " + key
+                      + (f"; missing {', '.join(sorted(missing))}" if missing else "")
+                      + (f"; unknown {', '.join(sorted(extra))}" if extra else ""))
+        vals = {str(k): v for k, v in value.items()}
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals.values()):
+            raise bad("every value must be a whole number")
+        return Param(decl.name, "list[int]", tuple(vals[n] for n in names), None, decl.rule_id)
+    raise bad(f"unknown parameter type {decl.type!r}")
+
+
+# --------------------------------------------------------------------------- compiling
+
+@dataclass
+class Ruleset:
+    """A compiled ruleset: what the interpreter runs."""
+
+    name: str
+    resolved: Resolved
+    deck: DeckShape
+    players: int
+    params: dict[str, Param]
+    vars: dict[str, VarDecl]
+    phases: list[str]
+    actions: dict[str, ActionDecl]
+    guards: dict[str, list[Clause]]
+    effects: dict[str, list[Clause]]
+    fns: dict[str, Callable[..., Any]]
+    key: str
+    action_rule: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> dict[str, RuleDoc]:
+        return self.resolved.rules
+
+    def param(self, name: str) -> Any:
+        return self.resolved.values[name]
+
+    def sources_of(self, rule_id: str) -> list[dict[str, Any]]:
+        doc = self.rules.get(rule_id)
+        if doc is None:
+            return []
+        return [{"seed": str(s["seed"]), "lines": list(s["lines"])} for s in doc.get("sources", [])]
+
+
+def _var_init(decl_type: str, init: Any, deck: DeckShape) -> Any:
+    base = T.base(T.normalize(decl_type))
+    if init == "none" or init is None:
+        # Rule files write "none", as the rule language does.
+        return None
+    if isinstance(init, str) and base in ("suit", "rank"):
+        names = deck.suits if base == "suit" else deck.ranks
+        return names.index(init)
+    return init
+
+
+def compile_resolved(res: Resolved) -> Ruleset:
+    rules = res.rules
+    for name in DECK_PARAMS + (SEATS_PARAM,):
+        if name not in res.params:
+            raise RulesetError(f"the rules must declare the parameter {name!r}")
+    ranks, suits = res.values["ranks"], res.values["suits"]
+    if not (isinstance(ranks, list) and isinstance(suits, list) and ranks and suits):
+        raise RulesetError("parameters 'ranks' and 'suits' must be non-empty lists", res.params["ranks"].where)
+    deck = DeckShape(tuple(str(r) for r in ranks), tuple(str(s) for s in suits))
+    params = {n: encode_param(d, res.values[n], deck) for n, d in res.params.items()}
+
+    phases: list[str] = []
+    vars_: dict[str, VarDecl] = {}
+    defines: dict[str, Define] = {}
+    actions: dict[str, ActionDecl] = {}
+    clauses: list[Clause] = []
+    for rid, doc in rules.items():
+        for ph in doc.get("phases", []) or []:
+            if str(ph) not in phases:
+                phases.append(str(ph))
+        for vname, spec in (doc.get("state") or {}).items():
+            where = vname.location() if isinstance(vname, PosStr) else doc.location()
+            if str(vname) in vars_ or str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
+                raise RuleFileError(f"state variable {str(vname)!r} clashes with another name", where)
+            vtype = T.normalize(str(spec["type"]))
+            if not T.valid(vtype):
+                raise RuleFileError(f"unknown type {str(spec['type'])!r}", _loc(spec["type"], doc))
+            zone = bool(spec.get("zone", False))
+            if zone and T.normalize(vtype) != "list[card]":
+                raise RuleFileError("a zone must have type cards", _loc(spec["type"], doc))
+            vars_[str(vname)] = VarDecl(str(vname), vtype, str(spec.get("scope", "game")),
+                                        str(spec.get("lifetime", "deal")),
+                                        _var_init(vtype, _plain(spec.get("init")), deck),
+                                        bool(spec.get("record", False)), zone, rid)
+        for dname, spec in (doc.get("define") or {}).items():
+            where = dname.location() if isinstance(dname, PosStr) else doc.location()
+            if str(dname) in defines or str(dname) in REGISTRY:
+                raise RuleFileError(f"definition {str(dname)!r} clashes with another function", where)
+            args = [(str(a), T.normalize(str(t))) for a, t in (spec.get("args") or {}).items()]
+            for a, t in args:
+                if not T.valid(t):
+                    raise RuleFileError(f"unknown type {t!r} for argument {a!r}", where)
+            ret = T.normalize(str(spec["returns"]))
+            if "expr" not in spec:
+                raise RuleFileError(f"definition {str(dname)!r} needs an 'expr'", where)
+            defines[str(dname)] = Define(str(dname), args, ret, spec["expr"], rid, False)
+        for aname, spec in (doc.get("actions") or {}).items():
+            where = aname.location() if isinstance(aname, PosStr) else doc.location()
+            if str(aname) in actions:
+                raise RuleFileError(f"action {str(aname)!r} is already declared by rule "
+                                    f"{actions[str(aname)].rule_id}", where)
+            fields = [(str(f), T.normalize(str(t))) for f, t in (spec.get("payload") or {}).items()]
+            choices = {str(f): c for f, c in (spec.get("choices") or {}).items()}
+            for f in choices:
+                if f not in dict(fields):
+                    raise RuleFileError(f"choices given for {f!r}, which is not in the payload", where)
+            if spec.get("sample") is None and set(choices) != {f for f, _ in fields}:
+                raise RuleFileError(f"action {str(aname)!r} needs choices for every payload field, or a sample",
+                                    where)
+            hints = spec.get("random") or {}
+            actions[str(aname)] = ActionDecl(str(aname), rid, str(spec["phase"]), str(spec.get("actor", "turn")),
+                                             fields, choices, spec.get("sample"), float(hints.get("weight", 1.0)),
+                                             hints.get("prefer") == "low", hints.get("hint"))
+        for i, cl in enumerate(doc.get("logic") or []):
+            clauses.append(Clause(rid, i, str(cl["on"]), int(cl.get("order", 50)), cl.get("forbid"),
+                                  str(cl["reason"]) if "reason" in cl else None,
+                                  str(cl["message"]) if "message" in cl else None, cl.get("do")))
+
+    env = Env(deck, vars_, params, defines, set(phases))
+    for a in actions.values():
+        if a.phase not in env.phases:
+            raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}", rules[a.rule_id].location())
+    guards: dict[str, list[Clause]] = {a: [] for a in actions}
+    effects: dict[str, list[Clause]] = {}
+    for cl in clauses:
+        doc = rules[cl.rule_id]
+        on = cl.on
+        valid_on = on in actions or on == "start" or (on.startswith("enter ") and on[6:] in env.phases)
+        if not valid_on:
+            raise RuleFileError(f"clause 'on: {on}' names no action, 'start' or 'enter <phase>'"
+                                + _near(on, list(actions) + [f"enter {p}" for p in phases]), _loc(cl.on, doc)
+                                if isinstance(cl.on, PosStr) else doc.location())
+        if cl.forbid is not None:
+            if on not in actions:
+                raise RuleFileError("'forbid' clauses guard actions; this one is on an event", doc.location())
+            guards[on].append(cl)
+        else:
+            effects.setdefault(on, []).append(cl)
+    for on in effects:
+        effects[on].sort(key=lambda c: c.order)
+
+    comp = Compiler(env)
+    for aname, a in actions.items():
+        scope = Scope()
+        scope.bind("actor", "local", "actor", "seat")
+        for f, t in a.fields:
+            if env.kind_of(f) in ("var", "param"):
+                raise RuleFileError(f"payload field {f!r} of action {aname!r} clashes with a "
+                                    f"{env.kind_of(f)} of that name", rules[a.rule_id].location())
+            scope.bind(f, "payload", f"p_{f}", t)
+        enumerable = [(f, t) for f, t in a.fields if f in a.choices]
+        if a.sample is None or enumerable:
+            comp.guard_fns(aname, enumerable, [(a.choices[f], a.rule_id) for f, _ in enumerable],
+                           [(c.forbid, c.rule_id) for c in guards[aname]], scope, [f for f, _ in a.fields])
+            for f, t in enumerable:
+                s2 = Scope()
+                s2.bind("actor", "local", "actor", "seat")
+                comp.expr_fn(f"dom_{aname.replace('-', '_')}_{f}", a.choices[f], a.rule_id, s2, T.list_of(t),
+                             ["st", "actor"])
+        else:
+            comp.guard_fns(aname, [], [], [(c.forbid, c.rule_id) for c in guards[aname]], _payload_scope(a),
+                           [f for f, _ in a.fields])
+        if a.hint is not None:
+            comp.expr_fn(f"hint_{aname.replace('-', '_')}", a.hint, a.rule_id, _payload_scope(a), "int",
+                         ["st", "actor", "a"], unpack=[f for f, _ in a.fields])
+        if a.sample is not None:
+            s3 = Scope()
+            s3.bind("actor", "local", "actor", "seat")
+            comp.block_fn(f"smp_{aname.replace('-', '_')}", a.sample, a.rule_id, s3, ["st", "actor"],
+                          allow_return=True, allow_random=True)
+    for on, cls in effects.items():
+        for cl in cls:
+            scope = Scope()
+            fields: list[str] = []
+            if on in actions:
+                scope.bind("actor", "local", "actor", "seat")
+                for f, t in actions[on].fields:
+                    scope.bind(f, "payload", f"p_{f}", t)
+                fields = [f for f, _ in actions[on].fields]
+            comp.block_fn(_effect_name(cl), cl.do, cl.rule_id, scope, ["st", "actor", "a"], unpack=fields)
+    fns = comp.build(f"<ruleset {res.name}>")
+    players = params[SEATS_PARAM].value
+    key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
+                                                                                  key=str))).encode()).hexdigest()
+    rs = Ruleset(res.name, res, deck, players, params, vars_, phases, actions, guards, effects, fns, key)
+    rs.action_rule = {a.name: a.rule_id for a in actions.values()}
+    return rs
+
+
+def _payload_scope(a: ActionDecl) -> Scope:
+    scope = Scope()
+    scope.bind("actor", "local", "actor", "seat")
+    for f, t in a.fields:
+        scope.bind(f, "payload", f"p_{f}", t)
+    return scope
+
+
+def _effect_name(cl: Clause) -> str:
+    safe = "".join(ch if ch.isalnum() else "_" for ch in cl.rule_id)
+    return f"eff_{safe}_{cl.index}"
+
+
+_CACHE: dict[str, Ruleset] = {}
+
+
+def load_ruleset(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
+                 root: Path | None = None) -> Ruleset:
+    """Resolve and compile a named ruleset; compiled rulesets are cached by content."""
+    res = resolve(name, overlays, params, root)
+    key = repr((res.library.digest, name, res.overlays, sorted(((k, repr(v)) for k, v in res.values.items()))))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    rs = compile_resolved(res)
+    _CACHE[key] = rs
+    return rs

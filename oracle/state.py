@@ -1,0 +1,116 @@
+"""The state of a game: every variable the rules declare, plus the engine's own.
+
+The interpreter knows seats, zones (lists of cards), phases and turns in general
+terms; which variables exist, and what they mean, comes from the rule files.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING, Any
+
+from .lang.compiler import ENGINE_VARS
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
+
+
+class State:
+    __slots__ = ("v", "rng", "sheet", "marks", "rs", "events")
+
+    def __init__(self, rs: Ruleset, n_seats: int, dealer: int, seed: int | None) -> None:
+        self.rs = rs
+        self.rng = random.Random(seed)
+        self.sheet: list[dict[str, Any]] = []
+        self.marks: list[tuple[str, int]] = []
+        # Everything that happened in this deal, for rule coverage: (rule id, kind).
+        self.events: list[tuple[str, str]] = []
+        v: dict[str, Any] = {
+            "seats": list(range(n_seats)),
+            "n_seats": n_seats,
+            "phase": "",  # the rules' start logic names the first phase
+            "turn": None,
+            "dealer": dealer,
+            "deal_no": 0,
+            "game_over": False,
+            "winner": None,
+        }
+        self.v = v
+        for d in rs.vars.values():
+            v[d.name] = self._initial(d.name)
+
+    def _initial(self, name: str) -> Any:
+        d = self.rs.vars[name]
+        if d.scope == "seat":
+            return [copy.deepcopy(d.init) for _ in range(self.v["n_seats"])]
+        return copy.deepcopy(d.init)
+
+    # Called from rule logic through the standard library.
+    def reset(self, lifetime: str) -> None:
+        for d in self.rs.vars.values():
+            if d.lifetime == lifetime and not d.zone:
+                self.v[d.name] = self._initial(d.name)
+
+    def mark(self, what: str, seat: int) -> None:
+        self.marks.append((what, seat))
+
+    def end_deal(self) -> None:
+        row: dict[str, Any] = {"deal": self.v["deal_no"], "dealer": self.v["dealer"]}
+        for d in self.rs.vars.values():
+            if d.record:
+                row[d.name] = copy.deepcopy(self.v[d.name])
+        row["marks"] = [[w, s] for w, s in self.marks]
+        self.sheet.append(row)
+        self.marks = []
+        self.v["deal_no"] += 1
+
+    # ------------------------------------------------------------------ serialisation
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.rs.name,
+            "vars": copy.deepcopy(self.v),
+            "sheet": copy.deepcopy(self.sheet),
+            "marks": [[w, s] for w, s in self.marks],
+            "rng": _rng_to_json(self.rng),
+        }
+
+    @classmethod
+    def from_json(cls, rs: Ruleset, data: dict[str, Any]) -> State:
+        v = data["vars"]
+        st = cls(rs, int(v["n_seats"]), int(v["dealer"]), None)
+        expected = set(ENGINE_VARS) | set(rs.vars)
+        if set(v) != expected:
+            missing, extra = expected - set(v), set(v) - expected
+            raise ValueError("state does not match the ruleset: "
+                             + (f"missing {sorted(missing)} " if missing else "")
+                             + (f"unknown {sorted(extra)}" if extra else ""))
+        st.v = copy.deepcopy(v)
+        st.sheet = copy.deepcopy(data.get("sheet", []))
+        st.marks = [(str(w), int(s)) for w, s in data.get("marks", [])]
+        if "rng" in data:
+            st.rng.setstate(_rng_from_json(data["rng"]))
+        return st
+
+    def cards_everywhere(self) -> list[int]:
+        """Every card in every zone, for the conservation check."""
+        out: list[int] = []
+        for d in self.rs.vars.values():
+            if d.zone:
+                val = self.v[d.name]
+                if d.scope == "seat":
+                    for z in val:
+                        out.extend(z)
+                else:
+                    out.extend(val)
+        return out
+
+
+def _rng_to_json(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(data: list[Any]) -> tuple[Any, ...]:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
