@@ -10,8 +10,9 @@ run rule logic when the game starts or the phase changes.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
@@ -75,6 +76,8 @@ class _Compiled:
             self.domains[name] = [(f, fns[f"dom_{py}_{f}"]) for f, _ in a.fields if f in a.choices]
             if a.sample is not None:
                 self.sample[name] = fns[f"smp_{py}"]
+        self.when = {name: fns[f"when_{name.replace('-', '_')}"] for name, a in rs.actions.items()
+                     if a.when is not None}
         self.hint = {name: fns[f"hint_{name.replace('-', '_')}"] for name, a in rs.actions.items()
                      if a.hint is not None}
         self.effects: dict[str, list[tuple[Clause, Callable[..., None]]]] = {}
@@ -147,9 +150,18 @@ class Game:
         if self.st.v["game_over"]:
             return None
         for a in self.c.by_phase.get(self.phase, ()):
-            if a.sample is not None and not a.choices:
+            if a.sample is not None and not a.choices and self._available(a, self.actors(a)[0]):
                 return a
         return None
+
+    def _available(self, a: ActionDecl, seat: int | None) -> bool:
+        when = self.c.when.get(a.name)
+        if when is None:
+            return True
+        try:
+            return bool(when(self.st, seat))
+        except Exception as exc:
+            raise self._runtime(a.rule_id, exc) from None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action now, for one seat or for all; chance actions are not listed."""
@@ -164,9 +176,11 @@ class Game:
             for s in self.actors(a):
                 if seat is not None and s != seat:
                     continue
+                if a.name in self.c.when and not self._available(a, s):
+                    continue
                 try:
                     payloads = leg(st, s)
-                except Exception as exc:  # noqa: BLE001 - reported with the rule that failed
+                except Exception as exc:
                     raise self._runtime(a.rule_id, exc) from None
                 out.extend(Action(a.name, s, p) for p in payloads)
         return out
@@ -179,7 +193,7 @@ class Game:
         seat = self.actors(decl)[0]
         try:
             payload = self.c.sample[decl.name](self.st, seat)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise self._runtime(decl.rule_id, exc) from None
         return Action(decl.name, seat, payload)
 
@@ -200,20 +214,24 @@ class Game:
             who = self.actors(decl)
             return self._engine_reject("not-your-turn", f"seat {action.seat} cannot {action.kind} now"
                                        + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
+        if not self._available(decl, action.seat):
+            return self._reject(decl.rule_id, "not-now", f"{action.kind!r} is not possible at this point")
         problem = self._payload_problem(decl, action.payload)
         if problem:
             return self._engine_reject("bad-payload", problem)
+        # The rules' own guards speak first, so a rejection names the specific rule;
+        # the choices of the action are the last line of defence.
         try:
+            i = self.c.check[decl.name](st, action.seat, action.payload)
+            if i >= 0:
+                g = rs.guards[decl.name][i]
+                return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
             for fname, dom in self.c.domains[decl.name]:
                 if action.payload[fname] not in dom(st, action.seat):
                     return self._reject(decl.rule_id, "not-available",
                                         f"{fname} {self._show(action.payload[fname])} is not among the choices now")
-            i = self.c.check[decl.name](st, action.seat, action.payload)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise self._runtime(decl.rule_id, exc) from None
-        if i >= 0:
-            g = rs.guards[decl.name][i]
-            return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
         return None
 
     def apply(self, action: Action) -> None:
@@ -236,7 +254,7 @@ class Game:
         for clause, fn in effects:
             try:
                 fn(st, seat, payload)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise self._runtime(clause.rule_id, exc) from None
             self.hits[clause.rule_id] += 1
 
@@ -348,7 +366,7 @@ def choose_hinted(game: Game, legal: list[Action], rng: Any, greed: float = 0.85
         fn = hints.get(a.kind)
         try:
             h = fn(game.st, a.seat, a.payload) if fn is not None else 0
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise game._runtime(game.rs.actions[a.kind].rule_id, exc) from None
         if top is None or h > top:
             top, best = h, [a]

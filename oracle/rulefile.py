@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -15,12 +15,12 @@ from .errors import Location, RuleFileError
 from .yamlpos import PosStr, load_yaml_file
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(name: str) -> dict[str, Any]:
     return json.loads(files("oracle").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     from referencing import Registry, Resource
 

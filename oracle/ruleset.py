@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import Location, RuleFileError, RulesetError
 from .lang import types as T
 from .lang.compiler import ENGINE_VARS, KEYWORDS, Compiler, Define, Env, Param, Scope, VarDecl
 from .lang.stdlib import REGISTRY, DeckShape
 from .rulefile import RuleDoc, load_doc
-from .yamlpos import PosStr, load_yaml_file
+from .yamlpos import PosStr
 
 # The only names the interpreter itself reads from the parameters: the shape of
 # the pack and the number of seats. Everything else is the rules' business.
@@ -134,6 +135,7 @@ class ActionDecl:
     weight: float = 1.0
     prefer_low: bool = False
     hint: PosStr | None = None
+    when: PosStr | None = None
 
 
 @dataclass
@@ -406,7 +408,16 @@ def compile_resolved(res: Resolved) -> Ruleset:
     if not (isinstance(ranks, list) and isinstance(suits, list) and ranks and suits):
         raise RulesetError("parameters 'ranks' and 'suits' must be non-empty lists", res.params["ranks"].where)
     deck = DeckShape(tuple(str(r) for r in ranks), tuple(str(s) for s in suits))
-    params = {n: encode_param(d, res.values[n], deck) for n, d in res.params.items()}
+    params: dict[str, Param] = {}
+    for n, d in res.params.items():
+        try:
+            params[n] = encode_param(d, res.values[n], deck)
+        except RulesetError as exc:
+            who = res.set_by.get(n)
+            if who is None:
+                raise
+            raise RulesetError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
+                               else None) from None
 
     phases: list[str] = []
     vars_: dict[str, VarDecl] = {}
@@ -459,7 +470,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
             hints = spec.get("random") or {}
             actions[str(aname)] = ActionDecl(str(aname), rid, str(spec["phase"]), str(spec.get("actor", "turn")),
                                              fields, choices, spec.get("sample"), float(hints.get("weight", 1.0)),
-                                             hints.get("prefer") == "low", hints.get("hint"))
+                                             hints.get("prefer") == "low", hints.get("hint"), spec.get("when"))
         for i, cl in enumerate(doc.get("logic") or []):
             clauses.append(Clause(rid, i, str(cl["on"]), int(cl.get("order", 50)), cl.get("forbid"),
                                   str(cl["reason"]) if "reason" in cl else None,
@@ -487,6 +498,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
             effects.setdefault(on, []).append(cl)
     for on in effects:
         effects[on].sort(key=lambda c: c.order)
+    for on in guards:
+        guards[on].sort(key=lambda c: c.order)
 
     comp = Compiler(env)
     for aname, a in actions.items():
@@ -509,6 +522,10 @@ def compile_resolved(res: Resolved) -> Ruleset:
         else:
             comp.guard_fns(aname, [], [], [(c.forbid, c.rule_id) for c in guards[aname]], _payload_scope(a),
                            [f for f, _ in a.fields])
+        if a.when is not None:
+            s4 = Scope()
+            s4.bind("actor", "local", "actor", "seat")
+            comp.expr_fn(f"when_{aname.replace('-', '_')}", a.when, a.rule_id, s4, "bool", ["st", "actor"])
         if a.hint is not None:
             comp.expr_fn(f"hint_{aname.replace('-', '_')}", a.hint, a.rule_id, _payload_scope(a), "int",
                          ["st", "actor", "a"], unpack=[f for f, _ in a.fields])

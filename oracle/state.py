@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class State:
-    __slots__ = ("v", "rng", "sheet", "marks", "rs", "events")
+    __slots__ = ("events", "marks", "rng", "rs", "sheet", "v")
 
     def __init__(self, rs: Ruleset, n_seats: int, dealer: int, seed: int | None) -> None:
         self.rs = rs

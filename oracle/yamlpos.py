@@ -8,10 +8,9 @@ Only PyYAML's safe constructors are used; tags are never honoured.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
-
-import re
 
 import yaml
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 Inliner = Callable[["DeckShape", list[ast.expr]], ast.expr]
 
