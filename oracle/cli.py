@@ -62,7 +62,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     status = (f"won by {players[res['winner']]}" if res["finished"]
               else f"unfinished after {len(record['deals'])} deals")
     print(f"{rs.name}: {len(record['deals'])} deals, {status}; scores "
-          + ", ".join(f"{p} {s}" for p, s in zip(players, res["score"])), file=sys.stderr)
+          + ", ".join(f"{p} {s}" for p, s in zip(players, res["score"], strict=False)), file=sys.stderr)
     return 0
 
 

@@ -80,9 +80,32 @@ class _Compiled:
                      if a.when is not None}
         self.hint = {name: fns[f"hint_{name.replace('-', '_')}"] for name, a in rs.actions.items()
                      if a.hint is not None}
+        self.checkers = {name: {f: _checker(t, rs) for f, t in a.fields} for name, a in rs.actions.items()}
         self.effects: dict[str, list[tuple[Clause, Callable[..., None]]]] = {}
         for on, cls in rs.effects.items():
             self.effects[on] = [(c, fns[_effect_fn(c)]) for c in cls]
+
+
+def _checker(t: str, rs: Ruleset) -> Callable[[Any, int], bool]:
+    """A function that tells whether a payload value has the declared type (and range)."""
+    b = T.base(t)
+    nullable = T.nullable(t)
+    limits = {"card": rs.deck.size, "suit": len(rs.deck.suits), "rank": len(rs.deck.ranks)}
+    if b.startswith("list["):
+        inner = _checker(T.elem(b), rs)
+        return lambda v, n: (v is None and nullable) or (type(v) is list and all(inner(x, n) for x in v))
+    if b == "bool":
+        return lambda v, n: (v is None and nullable) or type(v) is bool
+    if b == "seat":
+        return lambda v, n: (v is None and nullable) or (type(v) is int and 0 <= v < n)
+    if b in limits:
+        hi = limits[b]
+        return lambda v, n: (v is None and nullable) or (type(v) is int and 0 <= v < hi)
+    if b == "int":
+        return lambda v, n: (v is None and nullable) or type(v) is int
+    if b == "str":
+        return lambda v, n: (v is None and nullable) or type(v) is str
+    return lambda v, n: True
 
 
 def _effect_fn(c: Clause) -> str:
@@ -270,36 +293,20 @@ class Game:
                                "the rules loop")
 
     def _payload_problem(self, decl: ActionDecl, payload: dict[str, Any]) -> str | None:
-        want = dict(decl.fields)
         if not isinstance(payload, dict):
             return "the payload must be a mapping"
-        missing = [f for f in want if f not in payload]
-        extra = [f for f in payload if f not in want]
-        if missing or extra:
-            return ("missing " + ", ".join(missing) if missing else "") + \
-                   ("; " if missing and extra else "") + ("unknown " + ", ".join(extra) if extra else "")
-        for f, t in want.items():
-            if not self._fits(payload[f], t):
+        checkers = self.c.checkers[decl.name]
+        if len(payload) != len(checkers) or any(f not in payload for f in checkers):
+            missing = [f for f in checkers if f not in payload]
+            extra = [f for f in payload if f not in checkers]
+            return "; ".join(x for x in ("missing " + ", ".join(missing) if missing else "",
+                                         "unknown " + ", ".join(extra) if extra else "") if x)
+        n = self.st.v["n_seats"]
+        for f, ok in checkers.items():
+            if not ok(payload[f], n):
+                t = dict(decl.fields)[f]
                 return f"{f} should be {t}, not {payload[f]!r}"
         return None
-
-    def _fits(self, value: Any, t: str) -> bool:
-        b = T.base(t)
-        if value is None:
-            return T.nullable(t)
-        if b == "bool":
-            return isinstance(value, bool)
-        if b in ("int", "seat", "card", "suit", "rank"):
-            if not isinstance(value, int) or isinstance(value, bool):
-                return False
-            limit = {"seat": self.st.v["n_seats"], "card": self.rs.deck.size, "suit": len(self.rs.deck.suits),
-                     "rank": len(self.rs.deck.ranks)}.get(b)
-            return limit is None or 0 <= value < limit
-        if b.startswith("list["):
-            return isinstance(value, list) and all(self._fits(x, T.elem(b)) for x in value)
-        if b == "str":
-            return isinstance(value, str)
-        return True
 
     def _show(self, value: Any) -> str:
         return repr(value)

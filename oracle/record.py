@@ -86,7 +86,7 @@ class Recorder:
 
     def finish(self) -> dict[str, Any]:
         """Attach the score sheet to the deals and the game's result to the record."""
-        for entry, row in zip(self.record["deals"], self.game.sheet):
+        for entry, row in zip(self.record["deals"], self.game.sheet, strict=False):
             entry["result"] = {k: v for k, v in row.items() if k not in ("deal", "dealer")}
         v = self.game.v
         self.record["result"] = {"finished": bool(v["game_over"]), "winner": v["winner"],

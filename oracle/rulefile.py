@@ -36,7 +36,8 @@ def validate(data: Any, kind: str, display: str) -> None:
     if not isinstance(data, dict):
         raise RuleFileError(f"a {kind} file must be a mapping of fields, not {type(data).__name__}",
                             Location(display, 1, 1))
-    errors = sorted(_validator(kind).iter_errors(data), key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]))
+    errors = sorted(_validator(kind).iter_errors(data),
+                    key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]))
     if not errors:
         return
     err = errors[0]

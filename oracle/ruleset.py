@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,7 +32,10 @@ SEATS_PARAM = "players"
 
 
 def rules_root() -> Path:
-    """Where spec/ and variants/ are: inside the installed package, or the checkout."""
+    """Where spec/ and variants/ are: $THOUSAND_RULES_ROOT, the installed package, or the checkout."""
+    env = os.environ.get("THOUSAND_RULES_ROOT")
+    if env:
+        return Path(env)
     here = Path(__file__).resolve().parent
     packaged = here / "_rules"
     if (packaged / "spec").is_dir():
@@ -219,7 +223,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                     merged[key] = ov.data[key]
             if "params" in ov.data:
                 merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
-            new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=base.replaced_by + [oid])
+            new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=[*base.replaced_by, oid])
             rules[target] = new
         elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases")):
             rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
@@ -401,7 +405,7 @@ def _var_init(decl_type: str, init: Any, deck: DeckShape) -> Any:
 
 def compile_resolved(res: Resolved) -> Ruleset:
     rules = res.rules
-    for name in DECK_PARAMS + (SEATS_PARAM,):
+    for name in (*DECK_PARAMS, SEATS_PARAM):
         if name not in res.params:
             raise RulesetError(f"the rules must declare the parameter {name!r}")
     ranks, suits = res.values["ranks"], res.values["suits"]

@@ -42,9 +42,11 @@ class State:
 
     def _initial(self, name: str) -> Any:
         d = self.rs.vars[name]
+        init = d.init
+        fresh = (lambda: list(init)) if isinstance(init, list) else (lambda: init)
         if d.scope == "seat":
-            return [copy.deepcopy(d.init) for _ in range(self.v["n_seats"])]
-        return copy.deepcopy(d.init)
+            return [fresh() for _ in range(self.v["n_seats"])]
+        return fresh()
 
     # Called from rule logic through the standard library.
     def reset(self, lifetime: str) -> None:

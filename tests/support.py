@@ -139,7 +139,7 @@ class Table:
         self.act(seat, "take-talon")
         opponents = [s for s in self.game.v["active"] if s != seat]
         cards = list(give) if give else [self.name(c) for c in sorted(self.game.v["hand"][seat])[:2]]
-        for to, card in zip(opponents, cards):
+        for to, card in zip(opponents, cards, strict=False):
             self.act(seat, "give", card=card, to=to)
         self.act(seat, "announce", value=contract or self.game.v["contract"])
         return self

@@ -206,7 +206,7 @@ class Compiler:
                 raise self.error(tree.meta, f"this should give {want}, but gives {v.type}")
         body = self._hoisted_preamble()
         body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
-        self._emit(fname, args, body + [ast.Return(value=v.node)])
+        self._emit(fname, args, [*body, ast.Return(value=v.node)])
 
     def block_fn(self, fname: str, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
                  allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> None:
@@ -239,7 +239,7 @@ class Compiler:
                 raise self.error(tree.meta, f"a 'forbid' condition must be true or false, but this gives {v.type}")
             tests.append(v.node)
         dom_nodes: list[ast.expr] = []
-        for (text, rule_id), (fname, ftype) in zip(domains, fields):
+        for (text, rule_id), (fname, ftype) in zip(domains, fields, strict=False):
             self.unit = Unit(text, rule_id)
             tree = self.parse(text, "expr")
             v = self.expr(tree, scope)
@@ -267,16 +267,17 @@ class Compiler:
             inner.append(ast.If(test=cond, body=[skip], orelse=[]))
         inner.append(ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))
         loop: list[ast.stmt] = inner
-        for (f, _), dom in reversed(list(zip(fields, dom_nodes))):
+        for (f, _), dom in reversed(list(zip(fields, dom_nodes, strict=False))):
             loop = [ast.For(target=_name(f"p_{f}", True), iter=dom, body=loop, orelse=[])]
         if not fields:
             loop = inner
-        leg_body = list(pre) + [ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load()))] + loop
+        leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())), *loop]
         leg_body.append(ast.Return(_name("out")))
         self._emit(f"leg_{_py(action)}", ["st", "actor"], leg_body)
 
     def _hoisted_preamble(self) -> list[ast.stmt]:
-        pre: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
+        load_v = ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))
+        pre: list[ast.stmt] = [load_v]
         for n in sorted(self.hoist or ()):
             pre.append(ast.Assign(targets=[_name(f"v_{n}", True)], value=_sub(_name("V"), _c(n))))
         self.hoist = None
@@ -519,7 +520,7 @@ class Compiler:
 
     def _bools(self, t: Tree, scope: Scope, word: str) -> list[Val]:
         vals = [self.expr(x, scope) for x in t.children]
-        for x, v in zip(t.children, vals):
+        for x, v in zip(t.children, vals, strict=False):
             if not T.compatible("bool", v.type):
                 raise self.error(x.meta, f"'{word}' needs conditions, not {v.type}")
         return vals
@@ -667,7 +668,7 @@ class Compiler:
             want = str(hi) if lo == hi else f"{lo} to {hi}"
             raise self.error(name, f"'{b.name}' takes {want} argument(s), got {len(vals)}")
         checked: list[Val] = []
-        for (node, v), ptype in zip(vals, b.params):
+        for (node, v), ptype in zip(vals, b.params, strict=False):
             v = self.coerce(v, ptype, node)
             if not T.compatible(ptype, v.type):
                 raise self.error(node.meta, f"argument of '{b.name}' should be {ptype}, not {v.type}")
@@ -682,7 +683,7 @@ class Compiler:
                                                 for v in checked]), rtype)
         call_args = [v.node for v in checked]
         if b.kind in ("engine", "random"):
-            call_args = [_name("st")] + call_args
+            call_args = [_name("st"), *call_args]
         return Val(ast.Call(func=_name(f"b_{b.name}"), args=call_args, keywords=[]), rtype)
 
     def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
@@ -692,7 +693,7 @@ class Compiler:
         if d.name in self.inlining:
             raise self.error(name, f"'{d.name}' calls itself; definitions cannot be recursive")
         inner = Scope(None)
-        for (node, v), (aname, atype) in zip(vals, d.args):
+        for (node, v), (aname, atype) in zip(vals, d.args, strict=False):
             v = self.coerce(v, atype, node)
             if not T.compatible(atype, v.type):
                 raise self.error(node.meta, f"argument '{aname}' of '{d.name}' should be {atype}, not {v.type}")

@@ -81,5 +81,5 @@ def _friendly(exc: UnexpectedInput, text: str, parser: Lark) -> RuleFileError:
 
 def _join(items: list[str]) -> str:
     if len(items) > 8:
-        items = items[:8] + ["…"]
+        items = [*items[:8], "…"]
     return ", ".join(items) if items else "something else"

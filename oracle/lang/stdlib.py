@@ -62,6 +62,10 @@ def _const(v: Any) -> ast.expr:
     return ast.Constant(value=v)
 
 
+def _direct(pyname: str) -> Inliner:
+    return lambda d, a: ast.Call(func=ast.Name(pyname, ast.Load()), args=list(a), keywords=[])
+
+
 # --- cards -----------------------------------------------------------------
 
 @register("suit", ["card"], "suit", "The suit of a card.",
@@ -146,12 +150,14 @@ def next_in(s: int, group: list[int]) -> int | None:
 
 # --- lists -------------------------------------------------------------------
 
-@register("len", ["list[any]"], "int", "The number of items in a list.")
+@register("len", ["list[any]"], "int", "The number of items in a list.",
+          inline=_direct("len"))
 def _len(xs: list[Any]) -> int:
     return len(xs)
 
 
-@register("sum", ["list[int]"], "int", "The sum of a list of numbers (0 for an empty list).")
+@register("sum", ["list[int]"], "int", "The sum of a list of numbers (0 for an empty list).",
+          inline=_direct("sum"))
 def _sum(xs: list[int]) -> int:
     return sum(xs)
 
@@ -161,22 +167,26 @@ def _count(xs: list[bool]) -> int:
     return sum(1 for x in xs if x)
 
 
-@register("any", ["list[bool]"], "bool", "Whether at least one condition in the list is true.")
+@register("any", ["list[bool]"], "bool", "Whether at least one condition in the list is true.",
+          inline=_direct("any"))
 def _any(xs: list[bool]) -> bool:
     return any(xs)
 
 
-@register("all", ["list[bool]"], "bool", "Whether every condition in the list is true (true for an empty list).")
+@register("all", ["list[bool]"], "bool", "Whether every condition in the list is true (true for an empty list).",
+          inline=_direct("all"))
 def _all(xs: list[bool]) -> bool:
     return all(xs)
 
 
-@register("min", ["list[int]"], "int", "The smallest number of a non-empty list.")
+@register("min", ["list[int]"], "int", "The smallest number of a non-empty list.",
+          inline=_direct("min"))
 def _min(xs: list[int]) -> int:
     return min(xs)
 
 
-@register("max", ["list[int]"], "int", "The largest number of a non-empty list.")
+@register("max", ["list[int]"], "int", "The largest number of a non-empty list.",
+          inline=_direct("max"))
 def _max(xs: list[int]) -> int:
     return max(xs)
 
@@ -245,7 +255,8 @@ def _slice(xs: list[Any], a: int, b: int) -> list[Any]:
     return list(xs[a:b])
 
 
-@register("abs", ["int"], "int", "The absolute value of a number.")
+@register("abs", ["int"], "int", "The absolute value of a number.",
+          inline=_direct("abs"))
 def _abs(x: int) -> int:
     return abs(x)
 

@@ -1,0 +1,115 @@
+"""Property tests: random legal play never breaks the game's invariants."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+from reference import expected_row
+
+from oracle import Game, load_ruleset, play_random
+
+CLASSIC = load_ruleset("classic")
+DECK = sorted(range(CLASSIC.deck.size))
+
+# Every enum and boolean parameter of the core, with all its values: random games
+# run under any combination the sources allow.
+CONTESTED = {
+    name: list(decl.choices) if decl.choices else [True, False]
+    for name, decl in CLASSIC.resolved.params.items()
+    if decl.choices or decl.type == "bool"
+}
+
+
+def invariants_hold(game: Game, _action=None) -> None:
+    assert sorted(game.st.cards_everywhere()) == DECK, "a card was lost or duplicated"
+    v = game.v
+    if v["phase"] == "play":
+        sizes = [len(v["hand"][s]) for s in v["active"]]
+        assert max(sizes) - min(sizes) <= 1
+
+
+@given(seed=st.integers(0, 2**32 - 1), hinted=st.booleans())
+def test_random_classic_deals_keep_every_card_and_120_points(seed, hinted):
+    game = Game(CLASSIC, seed=seed)
+    play_random(game, random.Random(seed), on_action=invariants_hold, hinted=hinted, max_deals=6)
+    for row in game.sheet:
+        if row["declarer"] is not None and not row["conceded"]:
+            assert sum(row["taken_points"]) - sum(row["marriage_points"]) == CLASSIC.param("deck_total")
+            assert sum(row["tricks_won"]) == 8
+
+
+@given(seed=st.integers(0, 2**32 - 1), hinted=st.booleans(), data=st.data())
+def test_random_play_under_any_combination_of_contested_parameters(seed, hinted, data):
+    params = {name: data.draw(st.sampled_from(values), label=name) for name, values in CONTESTED.items()}
+    rs = load_ruleset("classic", params=params)
+    game = Game(rs, seed=seed)
+    play_random(game, random.Random(seed), on_action=invariants_hold, hinted=hinted, max_deals=4)
+    assert len(game.sheet) >= 4 or game.over
+
+
+@given(seed=st.integers(0, 2**32 - 1), hinted=st.booleans())
+def test_per_deal_results_match_the_reference_model(seed, hinted):
+    game = Game(CLASSIC, seed=seed)
+    play_random(game, random.Random(seed), hinted=hinted, max_deals=12)
+    prev = {"score": [0] * 3, "bolts": [0] * 3, "on_barrel": [False] * 3, "barrel_deals": [0] * 3,
+            "barrel_falls": [0] * 3}
+    for row in game.sheet:
+        want = expected_row(prev, row)
+        got = {k: row[k] for k in want}
+        assert got == want, f"deal {row['deal']}: {row}"
+        prev = {k: row[k] for k in prev}
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+def test_results_match_the_reference_model_near_the_barrel(seed):
+    # Start everybody close to the barrel so that mounting, falls and wins happen.
+    rng = random.Random(seed)
+    game = Game(CLASSIC, seed=seed)
+    start = [rng.choice([700, 760, 820, 860, 880]) for _ in range(3)]
+    game.v["score"] = list(start)
+    game.v["on_barrel"] = [s == 880 for s in start]
+    play_random(game, rng, hinted=True, max_deals=15)
+    prev = {"score": start, "bolts": [0] * 3, "on_barrel": [s == 880 for s in start], "barrel_deals": [0] * 3,
+            "barrel_falls": [0] * 3}
+    for row in game.sheet:
+        want = expected_row(prev, row)
+        assert {k: row[k] for k in want} == want, f"deal {row['deal']}: {row}"
+        prev = {k: row[k] for k in prev}
+    if game.over:
+        w = game.v["winner"]
+        assert game.v["score"][w] >= 1000 and game.v["score"][w] == max(game.v["score"])
+
+
+@given(seed=st.integers(0, 2**32 - 1), cut=st.booleans(), steps=st.integers(1, 120))
+def test_state_round_trips_through_json(seed, cut, steps):
+    rs = load_ruleset("classic", params={"cut_modelled": cut})
+    a = Game(rs, seed=seed)
+    play_random(a, random.Random(seed), max_actions=steps)
+    b = Game.from_json(json.loads(json.dumps(a.to_json())), rs)
+    assert b.to_json() == a.to_json()
+    ra, rb = random.Random(seed + 1), random.Random(seed + 1)
+    play_random(a, ra, max_actions=60)
+    play_random(b, rb, max_actions=60)
+    assert a.to_json() == b.to_json()
+
+
+def test_whole_hinted_games_reach_1000_with_rotation_bolts_and_barrel():
+    finished = 0
+    seen = set()
+    for seed in range(6):
+        game = Game(CLASSIC, seed=seed)
+        play_random(game, random.Random(seed), hinted=True, max_deals=500)
+        for row, nxt in zip(game.sheet, game.sheet[1:], strict=False):
+            # The deal passes to the left, except that after a concession the same dealer deals again.
+            assert nxt["dealer"] == (row["dealer"] if row["conceded"] else (row["dealer"] + 1) % 3)
+        seen |= {m[0] for row in game.sheet for m in row["marks"]}
+        if game.over:
+            finished += 1
+            w = game.v["winner"]
+            assert game.v["score"][w] >= 1000
+            assert game.sheet[-1]["marks"][-1] == ["win", w]
+    assert finished >= 4
+    assert {"bolt", "barrel-mount", "win", "marriage"} <= seen

@@ -1,0 +1,156 @@
+"""Rule files, overlays and presets: schema, YAML and resolution errors name the file and position."""
+
+import pytest
+from rules_tree import copy_rules, edit, write
+
+from oracle.errors import RuleFileError, RulesetError
+from oracle.ruleset import load_library, load_ruleset, resolve
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return copy_rules(tmp_path)
+
+
+def test_every_rule_file_passes_its_schema_and_has_both_languages():
+    lib = load_library()
+    assert len(lib.rules) >= 40
+    for doc in lib.rules.values():
+        for key in ("title", "text"):
+            assert doc.get(key)["en"].strip() and doc.get(key)["ru"].strip(), doc.path
+        for name, p in (doc.get("params") or {}).items():
+            assert p["doc"]["en"] and p["doc"]["ru"], f"{doc.path}: {name}"
+
+
+def test_malformed_yaml(tree):
+    edit(tree, "spec/play/follow-suit.yaml", "reason: must-follow-suit", "reason: [must-follow-suit")
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", root=tree)
+    assert info.value.location.file == "spec/play/follow-suit.yaml"
+    assert info.value.location.line is not None
+    assert "malformed YAML" in info.value.message
+
+
+def test_schema_error_names_the_field(tree):
+    edit(tree, "spec/play/follow-suit.yaml", "reason: must-follow-suit", "reasn: must-follow-suit")
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", root=tree)
+    assert "logic.0" in info.value.message
+    assert info.value.location.file == "spec/play/follow-suit.yaml"
+
+
+def test_missing_russian_text_is_an_error(tree):
+    edit(tree, "spec/play/follow-suit.yaml", "  ru: Ходить в масть\n", "")
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", root=tree)
+    assert "'ru' is a required property" in info.value.message
+
+
+def test_duplicate_rule_id(tree):
+    text = (tree / "spec/play/follow-suit.yaml").read_text(encoding="utf-8")
+    write(tree, "spec/play/follow-suit-copy.yaml", text)
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", root=tree)
+    assert "already used" in info.value.message
+
+
+def test_duplicate_parameter_name(tree):
+    clash = "params:\n  max_bid: {type: int, default: 1, doc: {en: x, ru: x}}\nlogic:"
+    edit(tree, "spec/play/follow-suit.yaml", "logic:", clash)
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", root=tree)
+    assert "already declared by rule bid.max-300" in info.value.message
+
+
+def test_bad_parameter_value_in_a_preset(tree):
+    edit(tree, "variants/presets/classic.yaml", "set: {}", "set: {bid_step: five}")
+    with pytest.raises(RulesetError) as info:
+        load_ruleset("classic", root=tree)
+    assert "needs a whole number" in info.value.message
+
+
+OVERLAY = """id: variant.test.{name}
+title: {{en: Test, ru: Тест}}
+text: {{en: Test overlay., ru: Тестовая надстройка.}}
+sources: []
+{body}
+"""
+
+
+def test_overlay_sets_a_parameter(tree):
+    write(tree, "variants/test/step.yaml", OVERLAY.format(name="step", body="set: {bid_step: 10}"))
+    rs = load_ruleset("classic", overlays=["variant.test.step"], root=tree)
+    assert rs.param("bid_step") == 10
+
+
+def test_overlay_setting_an_unknown_parameter_is_an_error(tree):
+    write(tree, "variants/test/bad.yaml", OVERLAY.format(name="bad", body="set: {bid_stepp: 10}"))
+    with pytest.raises(RulesetError) as info:
+        load_ruleset("classic", overlays=["variant.test.bad"], root=tree)
+    assert "unknown parameter 'bid_stepp'" in info.value.message and "bid_step" in info.value.message
+    assert info.value.location.file == "variants/test/bad.yaml"
+
+
+def test_overriding_a_missing_rule_is_an_error(tree):
+    write(tree, "variants/test/ghost.yaml", OVERLAY.format(name="ghost", body="overrides: play.must-trumpp"))
+    with pytest.raises(RulesetError) as info:
+        load_ruleset("classic", overlays=["variant.test.ghost"], root=tree)
+    assert "overrides rule 'play.must-trumpp', which does not exist" in info.value.message
+    assert info.value.location.file == "variants/test/ghost.yaml"
+
+
+def test_override_replaces_the_logic_of_a_rule(tree):
+    body = "overrides: play.must-trump\nlogic: []"
+    write(tree, "variants/test/notrump.yaml", OVERLAY.format(name="notrump", body=body))
+    rs = load_ruleset("classic", overlays=["variant.test.notrump"], root=tree)
+    assert not rs.guards["play"] or all(g.rule_id != "play.must-trump" for g in rs.guards["play"])
+    assert rs.rules["play.must-trump"].origin == "variant.test.notrump"
+
+
+def test_two_overrides_of_one_rule_need_an_order(tree):
+    for name in ("a", "b"):
+        body = "overrides: play.must-trump\nlogic: []"
+        write(tree, f"variants/test/{name}.yaml", OVERLAY.format(name=name, body=body))
+    with pytest.raises(RulesetError) as info:
+        resolve("classic", ["variant.test.a", "variant.test.b"], root=tree)
+    assert "'variant.test.a' and 'variant.test.b' both override rule 'play.must-trump'" in info.value.message
+    write(tree, "variants/test/b.yaml",
+          OVERLAY.format(name="b", body="overrides: play.must-trump\nafter: [variant.test.a]\nlogic: []"))
+    res = resolve("classic", ["variant.test.a", "variant.test.b"], root=tree)
+    assert res.rules["play.must-trump"].replaced_by == ["variant.test.a", "variant.test.b"]
+
+
+def test_incompatible_overlays_are_rejected_naming_both(tree):
+    body = "set: {bid_step: 10}\nconflicts: [variant.test.b]"
+    write(tree, "variants/test/a.yaml", OVERLAY.format(name="a", body=body))
+    write(tree, "variants/test/b.yaml", OVERLAY.format(name="b", body="set: {bid_step: 20}"))
+    with pytest.raises(RulesetError) as info:
+        resolve("classic", ["variant.test.b", "variant.test.a"], root=tree)
+    assert "variant.test.a" in info.value.message and "variant.test.b" in info.value.message
+
+
+def test_unknown_ruleset_and_overlay(tree):
+    with pytest.raises(RulesetError, match="unknown ruleset 'klassik'"):
+        resolve("klassik", root=tree)
+    with pytest.raises(RulesetError, match=r"unknown overlay 'variant\.nope'"):
+        resolve("classic", ["variant.nope"], root=tree)
+
+
+def test_core_files_cannot_carry_overlay_fields(tree):
+    edit(tree, "spec/play/follow-suit.yaml", "logic:", "overrides: play.must-trump\nlogic:")
+    with pytest.raises(RuleFileError, match="belongs in an overlay"):
+        load_ruleset("classic", root=tree)
+
+
+def test_compiled_rulesets_are_cached_by_content(tree):
+    a = load_ruleset("classic", root=tree)
+    assert load_ruleset("classic", root=tree) is a
+    edit(tree, "spec/bidding/step.yaml", "default: 5", "default: 10")
+    b = load_ruleset("classic", root=tree)
+    assert b is not a and b.param("bid_step") == 10
+
+
+def test_yaml_booleans_are_only_true_and_false(tree):
+    # 'on' is a key of every clause; YAML 1.1 would read it as a boolean.
+    rs = load_ruleset("classic", root=tree)
+    assert all(isinstance(c.on, str) for cs in rs.effects.values() for c in cs)

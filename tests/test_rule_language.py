@@ -1,0 +1,137 @@
+"""The rule language: parse errors, type errors and unknown names are reported at file:line:col."""
+
+import pytest
+from rules_tree import copy_rules, edit
+
+from oracle.errors import RuleFileError
+from oracle.lang.parser import parse
+from oracle.ruleset import load_ruleset
+
+FOLLOW = "spec/play/follow-suit.yaml"
+GUARD = "forbid: len(trick) > 0 and suit(card) != led and holds_suit(actor, led)"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return copy_rules(tmp_path)
+
+
+def load_error(tree) -> RuleFileError:
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", root=tree)
+    return info.value
+
+
+def guard_column(tree, fragment: str) -> tuple[int, int]:
+    """Line and column (1-based) of a fragment of the follow-suit guard in the scratch file."""
+    lines = (tree / FOLLOW).read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines, 1):
+        if fragment in line:
+            return i, line.index(fragment) + 1
+    raise AssertionError(fragment)
+
+
+def test_grammar_parses_expressions_and_blocks():
+    assert parse("a + b * 2 == c and not x in y", "expr").data == "and_"
+    block = parse("let x = 1\nif x > 0 then y = [c for c in h where c != x] else z += 1 end", "block")
+    assert [c.data for c in block.children] == ["let_stmt", "if_stmt"]
+
+
+def test_python_code_is_not_rule_code():
+    with pytest.raises(RuleFileError):
+        parse('__import__("os").system("true")', "expr")
+    with pytest.raises(RuleFileError):
+        parse("lambda x: x", "expr")
+
+
+def test_syntax_error_points_into_the_yaml_file(tree):
+    edit(tree, FOLLOW, GUARD, GUARD.replace("suit(card) != led", "suit(card) !=! led"))
+    err = load_error(tree)
+    line, col = guard_column(tree, "!=! led")
+    assert err.location.file == FOLLOW
+    assert (err.location.line, err.location.column) == (line, col + 2)
+    assert "unexpected" in err.message
+
+
+def test_unknown_function_is_named_with_a_suggestion(tree):
+    edit(tree, FOLLOW, "holds_suit(actor, led)", "hold_suit(actor, led)")
+    err = load_error(tree)
+    line, col = guard_column(tree, "hold_suit(")
+    assert (err.location.file, err.location.line, err.location.column) == (FOLLOW, line, col)
+    assert "unknown function 'hold_suit'" in err.message and "holds_suit" in err.message
+    assert "play.follow-suit" in err.message
+
+
+def test_unknown_name_or_parameter(tree):
+    edit(tree, FOLLOW, "suit(card) != led", "suit(card) != lead_suit")
+    err = load_error(tree)
+    assert "unknown name 'lead_suit'" in err.message
+    assert err.location.line == guard_column(tree, "lead_suit")[0]
+
+
+def test_type_error_comparing_a_suit_with_a_rank(tree):
+    edit(tree, FOLLOW, "suit(card) != led", "suit(card) != rank(card)")
+    err = load_error(tree)
+    assert "cannot compare suit with rank" in err.message
+    assert err.location.file == FOLLOW
+
+
+def test_type_error_arithmetic_on_a_card_list(tree):
+    edit(tree, FOLLOW, "len(trick) > 0", "trick + 1 > 0")
+    err = load_error(tree)
+    assert "needs numbers" in err.message
+
+
+def test_unknown_rank_in_a_literal(tree):
+    edit(tree, "spec/marriage/definition.yaml", 'rank(card) in marriage_ranks', 'rank(card) in ["K", "Z"]')
+    err = load_error(tree)
+    assert "unknown rank 'Z'" in err.message
+
+
+def test_unknown_choice_of_an_enum_parameter(tree):
+    edit(tree, "spec/play/first-lead.yaml", 'first_lead == "dealer"', 'first_lead == "dealr"')
+    err = load_error(tree)
+    assert "'dealr' is not one of the choices" in err.message
+
+
+def test_unknown_phase_in_an_assignment(tree):
+    edit(tree, "spec/talon/announce.yaml", 'phase = "play"', 'phase = "plya"')
+    err = load_error(tree)
+    assert "unknown phase 'plya'" in err.message and "play" in err.message
+
+
+def test_a_forbid_condition_must_be_boolean(tree):
+    edit(tree, FOLLOW, GUARD, "forbid: len(trick)")
+    err = load_error(tree)
+    assert "must be true or false" in err.message
+
+
+def test_procedures_cannot_be_used_as_values(tree):
+    edit(tree, FOLLOW, "len(trick) > 0", "move_all(trick, trick)")
+    err = load_error(tree)
+    assert "use it as a statement" in err.message
+
+
+def test_random_functions_only_in_samples(tree):
+    edit(tree, FOLLOW, "len(trick) > 0", "len(shuffled(trick)) > 0")
+    err = load_error(tree)
+    assert "only allowed in an action's 'sample'" in err.message
+
+
+def test_cannot_assign_to_a_parameter(tree):
+    edit(tree, "spec/talon/announce.yaml", "contract = value", "max_bid = value")
+    err = load_error(tree)
+    assert "cannot assign to 'max_bid': it is a parameter" in err.message
+
+
+def test_block_errors_point_at_the_right_line(tree):
+    edit(tree, "spec/play/trick-resolution.yaml", "tricks_won[w] += 1", "tricks_won[w] += true")
+    err = load_error(tree)
+    text = (tree / "spec/play/trick-resolution.yaml").read_text(encoding="utf-8").splitlines()
+    assert "+= true" in text[err.location.line - 1]
+
+
+def test_recursive_definitions_are_rejected(tree):
+    edit(tree, "spec/deck/card-points.yaml", "expr: card_points[rank(c)]", "expr: card_value(c)")
+    err = load_error(tree)
+    assert "calls itself" in err.message
