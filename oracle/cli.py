@@ -59,7 +59,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         print(text)
     res = record["result"]
-    status = (f"won by {players[res['winner']]}" if res["finished"]
+    status = (f"won by {res['winner']}" if res["finished"]
               else f"unfinished after {len(record['deals'])} deals")
     print(f"{rs.name}: {len(record['deals'])} deals, {status}; scores "
           + ", ".join(f"{p} {s}" for p, s in zip(players, res["score"], strict=False)), file=sys.stderr)
@@ -73,6 +73,185 @@ def cmd_check(args: argparse.Namespace) -> int:
     for name in names:
         rs = load_ruleset(name)
         print(f"{name}: {len(rs.rules)} rules, {len(rs.params)} parameters, {len(rs.actions)} actions — ok")
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    """Regenerate the rulebook site's Markdown pages from the rule files."""
+    from .docgen import DocsError, write_pages
+
+    out = Path(args.out)
+    data = Path(args.data) if args.data else out.parent / "_data"
+    if not data.is_dir():
+        raise InputError(f"no docs data folder at {data} (the site's nav, areas and glossary); give --data")
+    try:
+        written = write_pages(out, data)
+    except DocsError as exc:
+        raise InputError(str(exc)) from None
+    print(f"wrote {len(written)} files to {out}", file=sys.stderr)
+    return 0
+
+
+RECORD_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def _record_files(args_paths: list[str]) -> list[Path]:
+    """Expand files, folders (recursively) and glob patterns into record files."""
+    import glob
+
+    out: list[Path] = []
+    for raw in args_paths:
+        p = Path(raw)
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.suffix in RECORD_SUFFIXES and q.is_file()))
+        elif p.exists():
+            out.append(p)
+        elif any(ch in raw for ch in "*?["):
+            hits = sorted(Path(h) for h in glob.glob(raw, recursive=True) if Path(h).is_file())
+            if not hits:
+                raise InputError(f"no file matches {raw!r}")
+            out.extend(hits)
+        else:
+            raise InputError(f"{raw}: no such file or folder")
+    if not out:
+        raise InputError("no record files found in " + ", ".join(args_paths))
+    return out
+
+
+def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
+    from .transcript import read_record
+    from .validate import Verdict, validate_record
+
+    path, ruleset, all_errors = job
+    try:
+        rec = read_record(path)
+    except InputError as exc:
+        return Verdict(path, False, ruleset, error=exc).to_json() | {"_text": f"{exc}"}
+    verdict = validate_record(rec, ruleset, all_errors)
+    out = verdict.to_json()
+    if verdict.error is not None:
+        out["_text"] = str(verdict.error)
+    elif verdict.valid:
+        out["_text"] = f"{path}: valid ({verdict.deals} deals, {verdict.actions} actions, ruleset {verdict.ruleset})"
+    else:
+        out["_text"] = f"{path}: INVALID under ruleset {verdict.ruleset}\n" + "\n".join(
+            v.format() for v in verdict.violations)
+    return out
+
+
+def _progress(done: int, total: int) -> None:
+    if total > 1 and sys.stderr.isatty():
+        width = 30
+        fill = int(width * done / total)
+        sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    import time
+    from collections import Counter
+
+    files = _record_files(args.paths)
+    jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
+    start = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    if args.jobs > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for r in pool.map(_validate_one, jobs, chunksize=max(1, len(jobs) // (args.jobs * 8))):
+                results.append(r)
+                _progress(len(results), len(jobs))
+    else:
+        for job in jobs:
+            results.append(_validate_one(job))
+            _progress(len(results), len(jobs))
+    secs = time.perf_counter() - start
+    valid = sum(1 for r in results if r["valid"])
+    unreadable = sum(1 for r in results if "error" in r)
+    invalid = len(results) - valid - unreadable
+    deals = sum(r["deals"] for r in results)
+    summary = {"files": len(results), "valid": valid, "invalid": invalid, "unreadable": unreadable,
+               "deals": deals, "seconds": round(secs, 3)}
+    if args.format == "json":
+        print(json.dumps({"summary": summary, "files": [{k: v for k, v in r.items() if k != "_text"}
+                                                        for r in results]}, ensure_ascii=False, indent=1))
+    else:
+        for r in results:
+            if not (args.quiet and r["valid"]):
+                print(r["_text"])
+        if len(results) > 1:
+            rules = Counter(v["rule"] for r in results for v in r["violations"])
+            print()
+            print(f"{'files':>10} {'valid':>7} {'invalid':>8} {'unreadable':>11} {'deals':>8} {'deals/s':>9}")
+            print(f"{len(results):>10} {valid:>7} {invalid:>8} {unreadable:>11} {deals:>8} "
+                  f"{deals / secs if secs else 0:>9.0f}")
+            if rules:
+                print("violations by rule: " + ", ".join(f"{r} {n}" for r, n in rules.most_common()))
+    return 2 if unreadable else (1 if invalid else 0)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .sheet import render
+    from .transcript import read_record
+    from .validate import validate_record
+
+    rec = read_record(args.file)
+    holder: dict[str, Any] = {}
+    verdict = validate_record(rec, args.ruleset, all_errors=False, tracer=None, keep=holder)
+    if verdict.error is not None:
+        raise verdict.error
+    game = holder["game"]
+    print(render(game.rs, list(rec.data["players"]), game.sheet, args.lang))
+    if game.over:
+        print(f"\nwinner: {rec.data['players'][game.v['winner']]}")
+    if not verdict.valid:
+        print("\n" + "\n".join(v.format() for v in verdict.violations))
+        return 1
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from .coverage import Coverage, cover_record
+    from .transcript import read_record
+
+    cov = Coverage()
+    unreadable = 0
+    for path in _record_files(args.paths):
+        try:
+            cover_record(read_record(path), cov, args.ruleset)
+        except InputError as exc:
+            print(f"thousand: warning: {exc}", file=sys.stderr)
+            unreadable += 1
+    if args.format == "json":
+        print(json.dumps(cov.to_json(), ensure_ascii=False, indent=1))
+    else:
+        every = sorted(set().union(*cov.rules.values())) if cov.rules else []
+        print(f"{'rule':48} hits")
+        for rid in every:
+            print(f"{rid:48} {cov.hits[rid]}")
+        missing = cov.unreached()
+        informal = cov.not_formalised()
+        formal = len(every) - len(informal)
+        print(f"\n{formal - len(missing)}/{formal} rules reached in {cov.files} records")
+        if missing:
+            print("never reached: " + ", ".join(missing))
+        if informal:
+            print("not formalised (no logic or values to exercise): " + ", ".join(informal))
+    return 2 if unreadable else 0
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+    from .golden import write_all
+
+    differ = write_all(Path(args.out), check=args.check, rulesets=args.ruleset or None)
+    if args.check:
+        for d in differ:
+            print(f"differs: {d}")
+        return 1 if differ else 0
+    print(f"golden games written under {args.out}")
     return 0
 
 
@@ -93,9 +272,42 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--pretty", action="store_true", help="indent the JSON")
     play.set_defaults(func=cmd_play)
 
+    val = sub.add_parser("validate", help="check game records against a ruleset: every action and recorded result")
+    val.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help="records (.json, .yaml), folders or patterns")
+    val.add_argument("--ruleset", help="judge by this ruleset instead of the one each record names")
+    val.add_argument("--all-errors", action="store_true", help="go on past a violation where possible")
+    val.add_argument("--format", choices=["text", "json"], default="text")
+    val.add_argument("--jobs", type=int, default=1, help="validate files in parallel processes")
+    val.add_argument("--quiet", action="store_true", help="print only invalid or unreadable files")
+    val.set_defaults(func=cmd_validate)
+
+    rep = sub.add_parser("replay", help="print a record's score sheet as players keep it on paper")
+    rep.add_argument("file")
+    rep.add_argument("--ruleset")
+    rep.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the legend")
+    rep.set_defaults(func=cmd_replay)
+
+    cov = sub.add_parser("coverage", help="which rules a set of records exercises, and which it never reaches")
+    cov.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB")
+    cov.add_argument("--ruleset")
+    cov.add_argument("--format", choices=["text", "json"], default="text")
+    cov.set_defaults(func=cmd_coverage)
+
+    gold = sub.add_parser("golden", help="regenerate (or --check) the golden games of every ruleset")
+    gold.add_argument("--out", default="tests/golden", help="folder of the golden games (default: tests/golden)")
+    gold.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
+    gold.add_argument("--ruleset", action="append", help="only this ruleset (repeatable)")
+    gold.set_defaults(func=cmd_golden)
+
     check = sub.add_parser("check", help="load and compile rulesets, reporting any error in the rule files")
     check.add_argument("ruleset", nargs="*", help="rulesets to check (default: all)")
     check.set_defaults(func=cmd_check)
+
+    docs = sub.add_parser("docs", help="write the rulebook site's Markdown pages from the rule files")
+    docs.add_argument("--out", default="docs/generated",
+                      help="folder to replace with the generated pages (default: docs/generated)")
+    docs.add_argument("--data", help="the site's data folder: nav skeleton, areas, glossary (default: OUT/../_data)")
+    docs.set_defaults(func=cmd_docs)
     return p
 
 
@@ -109,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and the like: stop quietly.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ run rule logic when the game starts or the phase changes.
 
 from __future__ import annotations
 
-from collections import Counter
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,10 +127,13 @@ class Game:
     """One game under one ruleset."""
 
     def __init__(self, rs: Ruleset | str = "classic", players: int | None = None, dealer: int = 0,
-                 seed: int | None = None, *, state: State | None = None) -> None:
+                 seed: int | None = None, *, state: State | None = None,
+                 tracer: Callable[[Clause, bytes, dict[str, Any]], None] | None = None) -> None:
         self.rs = load_ruleset(rs) if isinstance(rs, str) else rs
         self.c = _compiled(self.rs)
-        self.hits: Counter[str] = Counter()
+        # When set, called after each effect clause with (clause, the state before pickled, the state
+        # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
+        self.tracer = tracer
         if state is not None:
             self.st = state
             return
@@ -221,8 +224,12 @@ class Game:
         return Action(decl.name, seat, payload)
 
     # ------------------------------------------------------------------ checking
-    def check(self, action: Action) -> Rejection | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
+    def check(self, action: Action, typed: bool = False) -> Rejection | None:
+        """Why ``action`` is illegal now, or None if it is legal.
+
+        ``typed`` says the payload was built by a reader that already checked every
+        field's type (the record reader does), so only the rules are asked.
+        """
         rs, st = self.rs, self.st
         if st.v["game_over"]:
             return self._engine_reject("game-over", "the game is over")
@@ -239,7 +246,7 @@ class Game:
                                        + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
         if not self._available(decl, action.seat):
             return self._reject(decl.rule_id, "not-now", f"{action.kind!r} is not possible at this point")
-        problem = self._payload_problem(decl, action.payload)
+        problem = None if typed else self._payload_problem(decl, action.payload)
         if problem:
             return self._engine_reject("bad-payload", problem)
         # The rules' own guards speak first, so a rejection names the specific rule;
@@ -262,6 +269,16 @@ class Game:
         rej = self.check(action)
         if rej is not None:
             raise IllegalAction(rej)
+        self._run(action)
+
+    def try_apply(self, action: Action, typed: bool = False) -> Rejection | None:
+        """Check once, and apply if legal: the rejection, or None when the action was applied."""
+        rej = self.check(action, typed)
+        if rej is None:
+            self._run(action)
+        return rej
+
+    def _run(self, action: Action) -> None:
         before = self.st.v["phase"]
         self._fire(action.kind, action)
         self._settle(before)
@@ -274,12 +291,15 @@ class Game:
         st = self.st
         seat = action.seat if action else None
         payload = action.payload if action else None
+        tracer = self.tracer
         for clause, fn in effects:
+            before = pickle.dumps(st.v, 5) if tracer is not None else b""
             try:
                 fn(st, seat, payload)
             except Exception as exc:
                 raise self._runtime(clause.rule_id, exc) from None
-            self.hits[clause.rule_id] += 1
+            if tracer is not None:
+                tracer(clause, before, st.v)
 
     def _settle(self, before: str | None) -> None:
         # Entering a phase runs its 'enter' logic, which may move on to another phase.

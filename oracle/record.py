@@ -19,10 +19,12 @@ FORMAT = "thousand-record"
 VERSION = 1
 
 
-def encode_value(value: Any, t: str, nt: Notation) -> Any:
+def encode_value(value: Any, t: str, nt: Notation, players: list[str] | None = None) -> Any:
     b = T.base(T.normalize(t))
     if value is None:
         return None
+    if b == "seat" and players is not None:
+        return players[value]
     if b == "card":
         return nt.name(value)
     if b == "suit":
@@ -30,20 +32,32 @@ def encode_value(value: Any, t: str, nt: Notation) -> Any:
     if b == "rank":
         return nt.rank_name(value)
     if b.startswith("list["):
-        return [encode_value(x, T.elem(b), nt) for x in value]
+        return [encode_value(x, T.elem(b), nt, players) for x in value]
     return value
 
 
-def encode_action(rs: Ruleset, nt: Notation, action: Action) -> dict[str, Any]:
+def encode_action(rs: Ruleset, nt: Notation, action: Action, players: list[str] | None = None) -> dict[str, Any]:
     decl = rs.actions[action.kind]
-    out: dict[str, Any] = {"seat": action.seat, "action": action.kind}
+    out: dict[str, Any] = {"seat": players[action.seat] if players else action.seat, "action": action.kind}
     for f, t in decl.fields:
-        out[f] = encode_value(action.payload[f], t, nt)
+        out[f] = encode_value(action.payload[f], t, nt, players)
     return out
 
 
 def is_chance(decl: ActionDecl) -> bool:
     return decl.sample is not None and not decl.choices
+
+
+def sheet_value(rs: Ruleset, nt: Notation, key: str, value: Any, players: list[str]) -> Any:
+    """A score-sheet value as written in a record: cards, suits and seats by name."""
+    if key == "marks":
+        return [[what, players[seat]] for what, seat in value]
+    decl = rs.vars.get(key)
+    if decl is None:
+        return value
+    if decl.scope == "seat":
+        return [encode_value(x, decl.type, nt, players) for x in value]
+    return encode_value(value, decl.type, nt, players)
 
 
 class Recorder:
@@ -62,7 +76,7 @@ class Recorder:
             "overlays": list(overlays or []),
             "params": dict(params or {}),
             "players": list(players or [f"P{i + 1}" for i in range(n)]),
-            "first_dealer": game.v["dealer"],
+            "first_dealer": (list(players) if players else [f"P{i + 1}" for i in range(n)])[game.v["dealer"]],
         }
         if seed is not None:
             self.record["seed"] = seed
@@ -73,23 +87,30 @@ class Recorder:
         deals = self.record["deals"]
         if game.v["deal_no"] != self._deal_no:
             self._deal_no = game.v["deal_no"]
-            deals.append({"dealer": game.v["dealer"], "actions": []})
+            deals.append({"dealer": self.record["players"][game.v["dealer"]], "actions": []})
         entry = deals[-1]
         decl = self.rs.actions[action.kind]
+        players = self.record["players"]
         if is_chance(decl):
             actions = entry.pop("actions")
             for f, t in decl.fields:
-                entry[f] = encode_value(action.payload[f], t, self.nt)
+                entry[f] = encode_value(action.payload[f], t, self.nt, players)
             entry["actions"] = actions
         else:
-            entry["actions"].append(encode_action(self.rs, self.nt, action))
+            entry["actions"].append(encode_action(self.rs, self.nt, action, players))
+
+    def _sheet_value(self, key: str, value: Any, players: list[str]) -> Any:
+        return sheet_value(self.rs, self.nt, key, value, players)
 
     def finish(self) -> dict[str, Any]:
         """Attach the score sheet to the deals and the game's result to the record."""
+        players = self.record["players"]
         for entry, row in zip(self.record["deals"], self.game.sheet, strict=False):
-            entry["result"] = {k: v for k, v in row.items() if k not in ("deal", "dealer")}
+            entry["result"] = {k: self._sheet_value(k, val, players) for k, val in row.items()
+                               if k not in ("deal", "dealer")}
         v = self.game.v
-        self.record["result"] = {"finished": bool(v["game_over"]), "winner": v["winner"],
+        self.record["result"] = {"finished": bool(v["game_over"]),
+                                 "winner": players[v["winner"]] if v["winner"] is not None else None,
                                  "score": list(v.get("score", []))}
         return self.record
 

@@ -98,13 +98,23 @@ def _no_overlay_fields(doc: RuleDoc) -> None:
 
 
 def tree_digest(root: Path) -> str:
+    """A hash of every rule file's content, recomputed only when a file's size or time changes."""
+    stamp = tuple((str(p), st.st_size, st.st_mtime_ns) for folder in ("spec", "variants")
+                  for p in _files(root / folder) for st in (p.stat(),))
+    cached = _DIGESTS.get(str(root))
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
     h = hashlib.sha256()
     for folder in ("spec", "variants"):
         for p in _files(root / folder):
             h.update(str(p.relative_to(root)).encode())
             h.update(b"\0")
             h.update(p.read_bytes())
+    _DIGESTS[str(root)] = (stamp, h.hexdigest())
     return h.hexdigest()
+
+
+_DIGESTS: dict[str, tuple[Any, str]] = {}
 
 
 def load_library(root: Path | None = None) -> Library:
@@ -377,6 +387,17 @@ class Ruleset:
     fns: dict[str, Callable[..., Any]]
     key: str
     action_rule: dict[str, str] = field(default_factory=dict)
+    # For coverage: the rules each compiled function, and each guard, depends on.
+    fn_deps: dict[str, set[str]] = field(default_factory=dict)
+    guard_deps: dict[str, list[set[str]]] = field(default_factory=dict)
+    writes: dict[str, set[str]] = field(default_factory=dict)  # rule id -> variables its effects assign
+    marks: dict[str, dict[str, str]] = field(default_factory=dict)  # mark -> symbol, en, ru
+    logic_rules: set[str] = field(default_factory=set)
+    fn_writes: dict[str, set[str]] = field(default_factory=dict)
+
+    @property
+    def recorded(self) -> list[VarDecl]:
+        return [d for d in self.vars.values() if d.record]
 
     @property
     def rules(self) -> dict[str, RuleDoc]:
@@ -445,7 +466,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
             vars_[str(vname)] = VarDecl(str(vname), vtype, str(spec.get("scope", "game")),
                                         str(spec.get("lifetime", "deal")),
                                         _var_init(vtype, _plain(spec.get("init")), deck),
-                                        bool(spec.get("record", False)), zone, rid)
+                                        bool(spec.get("record", False)), zone, rid,
+                                        str(spec["explained_by"]) if "explained_by" in spec else None)
         for dname, spec in (doc.get("define") or {}).items():
             where = dname.location() if isinstance(dname, PosStr) else doc.location()
             if str(dname) in defines or str(dname) in REGISTRY:
@@ -480,7 +502,12 @@ def compile_resolved(res: Resolved) -> Ruleset:
                                   str(cl["reason"]) if "reason" in cl else None,
                                   str(cl["message"]) if "message" in cl else None, cl.get("do")))
 
-    env = Env(deck, vars_, params, defines, set(phases))
+    marks: dict[str, dict[str, str]] = {}
+    for doc in rules.values():
+        for mname, spec in (doc.get("marks") or {}).items():
+            marks[str(mname)] = {k: str(v) for k, v in spec.items()}
+    logic_rules = {rid for rid, doc in rules.items() if doc.get("logic") or doc.get("define") or doc.get("actions")}
+    env = Env(deck, vars_, params, defines, set(phases), marks=set(marks), logic_rules=logic_rules)
     for a in actions.values():
         if a.phase not in env.phases:
             raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}", rules[a.rule_id].location())
@@ -554,6 +581,17 @@ def compile_resolved(res: Resolved) -> Ruleset:
                                                                                   key=str))).encode()).hexdigest()
     rs = Ruleset(res.name, res, deck, players, params, vars_, phases, actions, guards, effects, fns, key)
     rs.action_rule = {a.name: a.rule_id for a in actions.values()}
+    rs.marks = marks
+    # Coverage credits a rule through its own logic and the definitions it lends; a rule
+    # that is only data (values, no logic) is credited wherever its parameters are used.
+    rs.fn_deps = {f: d | {r for r in comp.fn_param_deps.get(f, set()) if r not in logic_rules}
+                  for f, d in comp.fn_deps.items()}
+    rs.logic_rules = logic_rules
+    rs.fn_writes = comp.fn_writes
+    rs.guard_deps = comp.guard_deps
+    for cls in effects.values():
+        for cl in cls:
+            rs.writes.setdefault(cl.rule_id, set()).update(comp.fn_writes.get(_effect_name(cl), set()))
     return rs
 
 
@@ -576,6 +614,20 @@ _CACHE: dict[str, Ruleset] = {}
 def load_ruleset(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
                  root: Path | None = None) -> Ruleset:
     """Resolve and compile a named ruleset; compiled rulesets are cached by content."""
+    quick = (str((root or rules_root()).resolve()), name, tuple(overlays or ()), repr(sorted((params or {}).items())))
+    hit = _QUICK.get(quick)
+    if hit is not None and hit[0] == tree_digest(Path(quick[0])):
+        return hit[1]
+    rs = _load_ruleset(name, overlays, params, root)
+    _QUICK[quick] = (rs.resolved.library.digest, rs)
+    return rs
+
+
+_QUICK: dict[tuple[Any, ...], tuple[str, Ruleset]] = {}
+
+
+def _load_ruleset(name: str, overlays: list[str] | None, params: dict[str, Any] | None,
+                  root: Path | None) -> Ruleset:
     res = resolve(name, overlays, params, root)
     key = repr((res.library.digest, name, res.overlays, sorted(((k, repr(v)) for k, v in res.values.items()))))
     hit = _CACHE.get(key)

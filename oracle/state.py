@@ -59,9 +59,11 @@ class State:
 
     def end_deal(self) -> None:
         row: dict[str, Any] = {"deal": self.v["deal_no"], "dealer": self.v["dealer"]}
-        for d in self.rs.vars.values():
-            if d.record:
-                row[d.name] = copy.deepcopy(self.v[d.name])
+        v = self.v
+        for d in self.rs.recorded:
+            x = v[d.name]
+            # Recorded values are numbers, flags or flat lists of them: a shallow copy suffices.
+            row[d.name] = list(x) if type(x) is list else x
         row["marks"] = [[w, s] for w, s in self.marks]
         self.sheet.append(row)
         self.marks = []

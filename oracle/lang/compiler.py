@@ -53,6 +53,7 @@ class VarDecl:
     record: bool
     zone: bool
     rule_id: str
+    explained_by: str | None = None
 
 
 @dataclass
@@ -85,6 +86,8 @@ class Env:
     defines: dict[str, Define]
     phases: set[str]
     events: set[str] = field(default_factory=set)
+    marks: set[str] = field(default_factory=set)
+    logic_rules: set[str] = field(default_factory=set)  # rules with clauses or definitions of their own
 
     def kind_of(self, name: str) -> str | None:
         if name in self.params:
@@ -184,6 +187,15 @@ class Compiler:
         self.unit: Unit = Unit("", "")
         self.allow_random = False
         self.in_function = False
+        # Rules whose parameters or definitions the logic being compiled uses; the
+        # coverage report credits them when that logic runs.
+        self.deps: set[str] = set()
+        self.fn_deps: dict[str, set[str]] = {}
+        self.param_deps: set[str] = set()
+        self.fn_param_deps: dict[str, set[str]] = {}
+        self.writes: set[str] = set()
+        self.fn_writes: dict[str, set[str]] = {}
+        self.guard_deps: dict[str, list[set[str]]] = {}
 
     # ----- errors ------------------------------------------------------------
     def error(self, where: Any, message: str) -> RuleFileError:
@@ -197,6 +209,8 @@ class Compiler:
                 args: list[str], unpack: list[str] | None = None) -> None:
         """def fname(st, *args): V = st.v; return <expr>"""
         self.unit = Unit(text, rule_id)
+        self.deps = {rule_id}
+        self.param_deps = set()
         tree = self.parse(text, "expr")
         self.hoist = set()
         v = self.expr(tree, scope)
@@ -211,6 +225,9 @@ class Compiler:
     def block_fn(self, fname: str, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
                  allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> None:
         self.unit = Unit(text, rule_id)
+        self.deps = {rule_id}
+        self.param_deps = set()
+        self.writes = set()
         tree = self.parse(text, "block")
         self.hoist = None
         self.allow_random = allow_random
@@ -231,13 +248,20 @@ class Compiler:
         """
         self.hoist = set()
         tests: list[ast.expr] = []
+        self.guard_deps[action] = []
+        union: set[str] = set()
         for text, rule_id in guards:
             self.unit = Unit(text, rule_id)
+            self.deps = {rule_id}
+            self.param_deps = set()
             tree = self.parse(text, "expr")
             v = self.expr(tree, scope)
             if not T.compatible("bool", v.type):
                 raise self.error(tree.meta, f"a 'forbid' condition must be true or false, but this gives {v.type}")
             tests.append(v.node)
+            self.guard_deps[action].append(self.deps | {r for r in self.param_deps if r not in self.env.logic_rules})
+            union |= self.deps
+        self.deps = union
         dom_nodes: list[ast.expr] = []
         for (text, rule_id), (fname, ftype) in zip(domains, fields, strict=False):
             self.unit = Unit(text, rule_id)
@@ -291,6 +315,9 @@ class Compiler:
                                kw_defaults=[], kwarg=None, defaults=[]),
             body=body or [ast.Pass()], decorator_list=[], returns=None, **extra)
         self.functions.append(fn)
+        self.fn_deps[fname] = set(self.deps)
+        self.fn_param_deps[fname] = set(self.param_deps)
+        self.fn_writes[fname] = set(self.writes)
 
     def build(self, filename: str) -> dict[str, Callable[..., Any]]:
         mod = ast.Module(body=list(self.functions), type_ignores=[])
@@ -400,6 +427,7 @@ class Compiler:
                 raise self.error(name, f"cannot assign to '{name}': it is a {_kind_word(kind)}")
             node = _sub(_name("V"), _c(str(name)))
             ttype = self.env.var_type(str(name))
+            self.writes.add(str(name))
         if not indexes:
             if isinstance(node, ast.Name):
                 return _name(node.id, True), ttype
@@ -455,6 +483,7 @@ class Compiler:
         kind = self.env.kind_of(n)
         if kind == "param":
             p = self.env.params[n]
+            self.param_deps.add(p.rule_id)
             return Val(_c(p.value), p.type, p.choices)
         if kind == "var":
             ty = self.env.var_type(n)
@@ -681,6 +710,10 @@ class Compiler:
         if b.inline is not None:
             return Val(b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
                                                 for v in checked]), rtype)
+        if b.name == "mark" and checked and checked[0].const and checked[0].value not in self.env.marks:
+            raise self.error(args.children[0].meta if args else name,
+                             f"mark {checked[0].value!r} is not declared in any rule's 'marks'"
+                             + _suggest(str(checked[0].value), self.env.marks))
         call_args = [v.node for v in checked]
         if b.kind in ("engine", "random"):
             call_args = [_name("st"), *call_args]
@@ -701,6 +734,7 @@ class Compiler:
         if d.block:
             raise self.error(name, f"'{d.name}' is a block definition; only 'sample' may call it")
         saved_unit = self.unit
+        self.deps.add(d.rule_id)
         self.inlining.append(d.name)
         try:
             self.unit = Unit(d.text, d.rule_id)
@@ -734,6 +768,9 @@ class Compiler:
 
     def _named(self, name: str, kind: str, where: Any) -> int:
         names = self.env.deck.suits if kind == "suit" else self.env.deck.ranks
+        deck_rule = self.env.params.get("suits" if kind == "suit" else "ranks")
+        if deck_rule is not None:
+            self.deps.add(deck_rule.rule_id)
         if name not in names:
             raise self.error(_meta(where), f"unknown {kind} {name!r}; the {kind}s are {', '.join(names)}")
         return names.index(name)

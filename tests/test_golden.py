@@ -1,0 +1,70 @@
+"""Golden games: each record under tests/golden gets exactly the verdict it expects.
+
+Regenerate them with `thousand golden --out tests/golden` after a deliberate rule change.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from oracle.coverage import Coverage, cover_record
+from oracle.golden import dumps, write_all
+from oracle.ruleset import load_library
+from oracle.transcript import full_schema_errors, read_record
+from oracle.validate import validate_record
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+FILES = sorted(GOLDEN.rglob("*.json"))
+
+
+def _id(p: Path) -> str:
+    return str(p.relative_to(GOLDEN))
+
+
+@pytest.mark.parametrize("path", FILES, ids=_id)
+def test_golden_record_gets_its_expected_verdict(path):
+    rec = read_record(path)
+    expect = rec.data["expect"]
+    verdict = validate_record(rec)
+    assert verdict.error is None, str(verdict.error)
+    if expect["valid"]:
+        assert verdict.valid, "\n".join(v.format() for v in verdict.violations)
+        return
+    assert not verdict.valid, f"{_id(path)} should be invalid by {expect['rule']} [{expect['reason']}]"
+    first = verdict.violations[0]
+    got = {"deal": first.deal, "action": first.action, "rule": first.rule, "reason": first.reason}
+    want = {"deal": expect["deal"], "action": expect.get("action"), "rule": expect["rule"],
+            "reason": expect["reason"]}
+    assert got == want, first.format()
+
+
+def test_every_ruleset_has_valid_and_invalid_golden_games():
+    for name in load_library().presets:
+        folder = GOLDEN / name
+        assert list((folder / "valid").glob("*.json")), f"no valid golden game for ruleset {name}"
+        assert list((folder / "invalid").glob("*.json")), f"no invalid golden game for ruleset {name}"
+
+
+def test_golden_games_reach_every_formalised_rule():
+    cov = Coverage()
+    for path in FILES:
+        cover_record(read_record(path), cov)
+    assert cov.unreached() == []
+
+
+def test_valid_golden_games_conform_to_the_published_schema():
+    for path in GOLDEN.rglob("valid/*.json"):
+        assert full_schema_errors(json.loads(path.read_text(encoding="utf-8"))) == [], path
+
+
+def test_golden_files_are_written_in_the_stable_format():
+    for path in FILES[:5]:
+        assert dumps(json.loads(path.read_text(encoding="utf-8"))) == path.read_text(encoding="utf-8")
+
+
+def test_regenerated_golden_games_are_identical():
+    differ = write_all(GOLDEN, check=True)
+    assert differ == [], "golden games differ from a fresh generation (run `thousand golden`):\n" + "\n".join(differ)

@@ -1,0 +1,266 @@
+"""Reading and validating records: bad input always gets a clear, located error, never a traceback."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracle.cli import main
+from oracle.errors import InputError
+from oracle.transcript import parse_record, read_record
+from oracle.validate import validate_record
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "classic"
+VALID = json.loads((GOLDEN / "valid" / "seed-0.json").read_text(encoding="utf-8"))
+
+
+def small(deals: int = 2) -> dict:
+    rec = json.loads(json.dumps(VALID))
+    rec["deals"] = rec["deals"][:deals]
+    rec.pop("result", None)
+    rec.pop("expect", None)
+    return rec
+
+
+def write(tmp_path: Path, rec: dict, name: str = "game.json") -> Path:
+    p = tmp_path / name
+    p.write_text(json.dumps(rec, ensure_ascii=False, indent=1), encoding="utf-8")
+    return p
+
+
+def verdict_of(tmp_path: Path, rec: dict, **kw):
+    return validate_record(read_record(write(tmp_path, rec)), **kw)
+
+
+def test_a_valid_prefix_of_a_game_is_valid(tmp_path):
+    v = verdict_of(tmp_path, small())
+    assert v.valid and v.deals == 2 and v.error is None
+
+
+def test_not_json_or_yaml(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text("{not json", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        read_record(p)
+    assert info.value.location.line == 1 and "not valid JSON" in info.value.message
+
+
+def test_truncated_file(tmp_path):
+    text = json.dumps(small(), indent=1)
+    p = tmp_path / "cut.json"
+    p.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        read_record(p)
+    assert info.value.location.line > 1
+
+
+def test_malformed_yaml_has_a_position(tmp_path):
+    p = tmp_path / "x.yaml"
+    p.write_text("format: thousand-record\nplayers: [A, B\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        read_record(p)
+    assert info.value.location.line is not None
+
+
+def test_wrong_types_and_unknown_fields_in_the_header(tmp_path):
+    rec = small()
+    rec["players"] = "A,B,C"
+    with pytest.raises(InputError, match="players"):
+        read_record(write(tmp_path, rec))
+    rec = small()
+    rec["colour"] = "red"
+    with pytest.raises(InputError, match="unknown field"):
+        read_record(write(tmp_path, rec))
+
+
+def test_unknown_card_is_located(tmp_path):
+    rec = small()
+    rec["deals"][0]["actions"][-1]["card"] = "11H"
+    v = verdict_of(tmp_path, rec)
+    assert v.error is not None and "'11H' is not a card" in v.error.message
+    text = (tmp_path / "game.json").read_text(encoding="utf-8").splitlines()
+    assert '"11H"' in text[v.error.location.line - 1]
+
+
+def test_duplicate_card_in_the_deal_breaks_the_pack_rule(tmp_path):
+    rec = small()
+    hands = rec["deals"][0]["hands"]
+    hands[0][0] = hands[1][0]
+    v = verdict_of(tmp_path, rec)
+    assert not v.valid and v.violations[0].rule == "deal.hand-size-3p"
+    assert v.violations[0].reason == "not-the-pack"
+
+
+def test_wrong_hand_size(tmp_path):
+    rec = small()
+    rec["deals"][0]["hands"][0] = rec["deals"][0]["hands"][0][:-1]
+    v = verdict_of(tmp_path, rec)
+    assert v.violations[0].reason == "wrong-hand-size"
+
+
+def test_unknown_seat_and_ruleset(tmp_path):
+    rec = small()
+    rec["deals"][0]["actions"][0]["seat"] = "Nobody"
+    v = verdict_of(tmp_path, rec)
+    assert "unknown player 'Nobody'" in v.error.message
+    rec = small()
+    rec["ruleset"] = "klassik"
+    v = verdict_of(tmp_path, rec)
+    assert v.error is not None and "unknown ruleset 'klassik'" in v.error.message
+
+
+def test_unknown_action_field(tmp_path):
+    rec = small()
+    rec["deals"][0]["actions"][0]["colour"] = "red"
+    v = verdict_of(tmp_path, rec)
+    assert v.error is not None and "has no field 'colour'" in v.error.message
+
+
+def test_oversized_file_is_refused_before_reading(tmp_path):
+    p = tmp_path / "big.json"
+    with p.open("wb") as f:
+        f.seek(50 * 1024 * 1024)
+        f.write(b"\0")
+    with pytest.raises(InputError, match="records over 17 MB are refused"):
+        read_record(p)
+
+
+def test_deeply_nested_document(tmp_path):
+    p = tmp_path / "deep.json"
+    p.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(InputError, match="nested too deeply"):
+        read_record(p)
+    p2 = tmp_path / "deep2.json"
+    rec = small()
+    rec["params"] = {"x": json.loads("[" * 60 + "]" * 60)}
+    p2.write_text(json.dumps(rec), encoding="utf-8")
+    with pytest.raises(InputError, match="nested too deeply"):
+        read_record(p2)
+
+
+def test_a_recorded_wrong_score_is_charged_to_the_scoring_rule(tmp_path):
+    rec = small(1)
+    rec["deals"][0]["result"]["delta"][0] += 5
+    rec["deals"][0]["result"]["score"][0] += 5
+    v = verdict_of(tmp_path, rec)
+    first = v.violations[0]
+    assert first.reason == "wrong-result" and first.rule in ("scoring.defenders", "contract.made")
+    assert first.sources and first.location.line is not None
+
+
+def test_wrong_dealer_is_charged_to_the_rotation_rule(tmp_path):
+    rec = small()
+    rec["deals"][1]["dealer"] = rec["deals"][0]["dealer"]
+    v = verdict_of(tmp_path, rec)
+    assert (v.violations[0].rule, v.violations[0].reason) == ("deal.rotation", "wrong-dealer")
+
+
+def test_all_errors_goes_on(tmp_path):
+    rec = small()
+    rec["deals"][0]["result"]["delta"][0] += 5
+    rec["deals"][1]["result"]["delta"][1] += 5
+    assert len(verdict_of(tmp_path, rec).violations) == 1
+    assert len(verdict_of(tmp_path, rec, all_errors=True).violations) >= 2
+
+
+def test_yaml_record_written_by_hand(tmp_path):
+    rec = small(1)
+    deal = rec["deals"][0]
+    lines = ["format: thousand-record", "version: 1", "ruleset: classic", f"players: {rec['players']}",
+             f"first_dealer: {rec['first_dealer']}", "deals:", f"  - dealer: {deal['dealer']}", "    hands:"]
+    for name, hand in zip(rec["players"], deal["hands"], strict=True):
+        lines.append(f"      {name}: {' '.join(hand)}")
+    lines.append(f"    talon_cards: {' '.join(deal['talon_cards'])}")
+    lines.append("    actions:")
+    for a in deal["actions"]:
+        lines.append("      - {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in a.items() if v is not False) + "}")
+    p = tmp_path / "hand.yaml"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert validate_record(read_record(p)).valid
+
+
+def test_symbols_and_russian_letters_are_accepted(tmp_path):
+    rec = small(1)
+    ru = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}
+    sym = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+    rec["deals"][0]["hands"][0] = [ru.get(c[:-1], c[:-1]) + sym[c[-1]] for c in rec["deals"][0]["hands"][0]]
+    assert verdict_of(tmp_path, rec).valid
+
+
+def test_validation_never_modifies_its_input(tmp_path, capsys):
+    p = write(tmp_path, small())
+    before = hashlib.sha256(p.read_bytes()).hexdigest()
+    assert main(["validate", str(p)]) == 0
+    assert main(["replay", str(p)]) == 0
+    assert hashlib.sha256(p.read_bytes()).hexdigest() == before
+
+
+def test_cli_exit_codes(tmp_path, capsys):
+    good = write(tmp_path, small(), "good.json")
+    bad = small()
+    bad["deals"][0]["result"]["delta"][0] += 5
+    bad_path = write(tmp_path, bad, "bad.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    assert main(["validate", str(good)]) == 0
+    assert main(["validate", str(bad_path)]) == 1
+    assert main(["validate", str(broken)]) == 2
+    assert main(["validate", str(tmp_path / "missing.json")]) == 2
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert main(["validate", str(tmp_path), "--format", "json"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"] == {**report["summary"], "files": 3, "valid": 1, "invalid": 1, "unreadable": 1}
+
+
+def test_parallel_validation_gives_the_same_verdicts(tmp_path, capsys):
+    for i in range(4):
+        write(tmp_path, small(1 + i % 2), f"g{i}.json")
+    assert main(["validate", str(tmp_path), "--format", "json"]) == 0
+    one = json.loads(capsys.readouterr().out)["files"]
+    assert main(["validate", str(tmp_path), "--format", "json", "--jobs", "2"]) == 0
+    two = json.loads(capsys.readouterr().out)["files"]
+    assert one == two
+
+
+MUTATIONS = st.sampled_from(["drop", "retype", "card", "truncate", "seat", "number"])
+
+
+@given(data=st.data(), kind=MUTATIONS)
+def test_mutated_records_get_a_verdict_or_a_clean_error(data, kind):
+    rec = small(2)
+    text = json.dumps(rec)
+    if kind == "truncate":
+        cut = data.draw(st.integers(0, len(text)))
+        text = text[:cut]
+    else:
+        deal = rec["deals"][data.draw(st.integers(0, 1))]
+        acts = deal["actions"]
+        a = acts[data.draw(st.integers(0, len(acts) - 1))]
+        key = data.draw(st.sampled_from(sorted(a)))
+        if kind == "drop":
+            del a[key]
+        elif kind == "retype":
+            a[key] = data.draw(st.one_of(st.none(), st.booleans(), st.integers(-5, 400), st.text(max_size=4),
+                                         st.lists(st.integers(), max_size=2)))
+        elif kind == "card":
+            deal["hands"][0][0] = data.draw(st.text(min_size=1, max_size=3))
+        elif kind == "seat":
+            a["seat"] = data.draw(st.one_of(st.integers(-2, 5), st.text(max_size=3)))
+        else:
+            a["value"] = data.draw(st.integers(-1000, 1000))
+        text = json.dumps(rec)
+    try:
+        rec_file = parse_record(text, "mutant.json")
+    except InputError as exc:
+        assert exc.location is not None and exc.message
+        return
+    verdict = validate_record(rec_file)
+    assert verdict.valid or verdict.violations or verdict.error is not None
+    if verdict.error is not None:
+        assert verdict.error.message
