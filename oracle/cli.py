@@ -255,6 +255,35 @@ def cmd_golden(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    from .compare import list_rulesets
+
+    rows = list_rulesets(args.lang)
+    width = max(len(r[0]) for r in rows)
+    print(f"{'ruleset':<{width}}  overlays  changed parameters  title")
+    for name, title, overlays, changed in rows:
+        print(f"{name:<{width}}  {overlays:>8}  {changed:>18}  {title}")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from .compare import explain
+
+    print(explain(args.name, args.lang))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .compare import diff, format_diff
+
+    d = diff(args.a, args.b)
+    if args.format == "json":
+        print(json.dumps(d, ensure_ascii=False, indent=1))
+    else:
+        print(format_diff(d, args.lang))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="thousand", description="The executable rulebook and conformance oracle of Тысяча.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -298,6 +327,22 @@ def build_parser() -> argparse.ArgumentParser:
     gold.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 on a difference")
     gold.add_argument("--ruleset", action="append", help="only this ruleset (repeatable)")
     gold.set_defaults(func=cmd_golden)
+
+    rsets = sub.add_parser("rulesets", help="list the named rulesets")
+    rsets.add_argument("--lang", choices=["en", "ru"], default="en")
+    rsets.set_defaults(func=cmd_rulesets)
+
+    expl = sub.add_parser("explain", help="a ruleset's parameters, overlays and the sources it follows")
+    expl.add_argument("name")
+    expl.add_argument("--lang", choices=["en", "ru"], default="en")
+    expl.set_defaults(func=cmd_explain)
+
+    dif = sub.add_parser("diff", help="how two rulesets differ, rule by rule and parameter by parameter")
+    dif.add_argument("a")
+    dif.add_argument("b")
+    dif.add_argument("--format", choices=["text", "json"], default="text")
+    dif.add_argument("--lang", choices=["en", "ru"], default="en")
+    dif.set_defaults(func=cmd_diff)
 
     check = sub.add_parser("check", help="load and compile rulesets, reporting any error in the rule files")
     check.add_argument("ruleset", nargs="*", help="rulesets to check (default: all)")

@@ -30,8 +30,10 @@ from .ruleset import Ruleset, load_library, load_ruleset
 from .transcript import parse_record
 
 SEEDS = range(0, 60)
-MAX_VALID = 4
-PATIENCE = 6  # seeds in a row that add no coverage before the search for valid games stops
+MAX_VALID = 3
+PATIENCE = 3  # seeds in a row that add no coverage before the search for valid games stops
+SEARCH_DEALS = 25  # the invalid-action search looks at the first deals of each valid game only
+LEAN_DEALS = 30  # rulesets not marked `complete` get one valid game of at most this many deals
 VARIATIONS = "-variations.yaml"  # beside the golden folder (tests/golden-variations.yaml): more parameter sets
 MAX_DEALS = 400
 
@@ -77,7 +79,7 @@ def dumps(record: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None
+def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, max_deals: int = MAX_DEALS
                 ) -> tuple[dict[str, Any], list[list[Action]]]:
     """A hinted game from ``seed``: its record, and the actions of each deal."""
     rng = random.Random(seed)
@@ -91,13 +93,17 @@ def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None
         if len(per_deal) < len(rec.record["deals"]):
             per_deal.append([])
         per_deal[-1].append(a)
-    play_random(game, rng, on_action=note, hinted=True, max_deals=MAX_DEALS)
+    play_random(game, rng, on_action=note, hinted=True, max_deals=max_deals)
     record = rec.finish()
     return record, per_deal
 
 
-def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage | None = None
-                ) -> list[tuple[int, dict[str, Any], list[list[Action]]]]:
+def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage | None = None,
+                complete: bool = True) -> list[tuple[int, dict[str, Any], list[list[Action]]]]:
+    if not complete:
+        # A lean set: one short game, enough for a valid record and the invalid ones derived from it.
+        record, actions = play_record(rs, SEEDS[0], params, LEAN_DEALS)
+        return [(SEEDS[0], record, actions)]
     kept: list[tuple[int, dict[str, Any], list[list[Action]]]] = []
     cov = cov if cov is not None else Coverage()
     idle = 0
@@ -189,7 +195,8 @@ def _cut(record: dict[str, Any], deal: int, keep_actions: int) -> dict[str, Any]
 def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[Action]]]],
                   found: dict[tuple[str, str], Golden] | None = None) -> list[Golden]:
     nt = notation(rs)
-    wanted = {(g.rule_id, g.reason) for gs in rs.guards.values() for g in gs}
+    wanted = {(g.rule_id, g.reason) for kind, gs in rs.guards.items() for i, g in enumerate(gs)
+              if not rs.dead_guards.get(kind, [False] * len(gs))[i]}
     found = found if found is not None else {}
     start = set(found)
     for seed, record, per_deal in games:
@@ -197,6 +204,8 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
         rng = random.Random(seed)
         game = Game(rs, dealer=players.index(record["first_dealer"]), seed=rng.randrange(2**32))
         for di, actions in enumerate(per_deal):
+            if di >= SEARCH_DEALS or not wanted - set(found):
+                break
             ai = 0  # index among the recorded (non-chance) actions of this deal
             for action in actions:
                 decl = rs.actions[action.kind]
@@ -204,7 +213,8 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
                     if is_chance(decl):
                         for bad in _chance_mutations(action, decl):
                             _try(game, bad, rs, found, wanted,
-                                 lambda b=bad, d=decl, r=record, i=di, j=ai, p=players: _with_deal(r, i, j, b, d, nt, p))
+                                 lambda b=bad, d=decl, r=record, i=di, j=ai, p=players:
+                                 _with_deal(r, i, j, b, d, nt, p))
                     else:
                         phase_kinds = [a.name for a in rs.actions.values() if a.phase == game.phase
                                        and not is_chance(a)]
@@ -279,29 +289,29 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
     return [out[k] for k in sorted(set(out) - start)]
 
 
-def variations(root: Path, ruleset: str) -> list[dict[str, Any]]:
-    """Parameter sets, beside the golden games, under which a ruleset's games are also generated."""
+def settings(root: Path, ruleset: str) -> dict[str, Any]:
+    """A ruleset's golden settings, from the file beside the golden folder: `complete` (whole games,
+    several seeds) and `variations` (parameter sets under which games are also generated)."""
     import yaml
 
     path = root.parent / f"{root.name}{VARIATIONS}"
-    if not path.exists():
-        return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return [dict(v) for v in data.get(ruleset, [])]
+    data = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}) if path.exists() else {}
+    mine = data.get(ruleset) or {}
+    return {"complete": bool(mine.get("complete", False)), "variations": [dict(v) for v in mine.get("variations", [])]}
 
 
 def _label(params: dict[str, Any]) -> str:
     return ",".join(f"{k}={json.dumps(v)}".replace('"', "") for k, v in sorted(params.items()))
 
 
-def generate(ruleset: str, configs: list[dict[str, Any]] | None = None) -> list[Golden]:
+def generate(ruleset: str, configs: list[dict[str, Any]] | None = None, complete: bool = True) -> list[Golden]:
     """The golden games of a ruleset: under its own parameters, then under each variation."""
     out: list[Golden] = []
     guards: dict[tuple[str, str], Golden] = {}
     results: dict[str, Golden] = {}
     for params in [{}, *(configs or [])]:
         rs = load_ruleset(ruleset, params=params or None)
-        games = valid_games(rs, params or None)
+        games = valid_games(rs, params or None, complete=complete)
         for seed, record, _ in games:
             rec = dict(record)
             rec["expect"] = {"valid": True}
@@ -316,7 +326,10 @@ def write_all(root: Path, check: bool = False, rulesets: list[str] | None = None
     """Write (or, with check, compare) the golden games of every preset; return the files that differ."""
     names = rulesets or sorted(load_library().presets)
     differ = []
-    generated: dict[str, list[Golden]] = {n: generate(n, variations(root, n)) for n in names}
+    generated: dict[str, list[Golden]] = {}
+    for n in names:
+        conf = settings(root, n)
+        generated[n] = generate(n, conf["variations"], conf["complete"])
     for name in names:
         for g in generated[name]:
             path = root / name / g.name

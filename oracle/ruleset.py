@@ -394,6 +394,7 @@ class Ruleset:
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # mark -> symbol, en, ru
     logic_rules: set[str] = field(default_factory=set)
     fn_writes: dict[str, set[str]] = field(default_factory=dict)
+    dead_guards: dict[str, list[bool]] = field(default_factory=dict)
 
     @property
     def recorded(self) -> list[VarDecl]:
@@ -588,6 +589,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
                   for f, d in comp.fn_deps.items()}
     rs.logic_rules = logic_rules
     rs.fn_writes = comp.fn_writes
+    rs.dead_guards = comp.dead_guards
     rs.guard_deps = comp.guard_deps
     for cls in effects.values():
         for cl in cls:

@@ -9,26 +9,31 @@ from .ruleset import Ruleset
 
 def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: str = "en") -> str:
     """A text table: deal, dealer, contract, then per player the deal's points, the total and marks."""
-    width = max(14, *(len(p) + 2 for p in players))
-    head = f"{'#':>3}  {'dealer':<10} {'contract':<16}" + "".join(f"{p:>{width}}" for p in players)
-    lines = [head, "-" * len(head)]
+    rows = []
     for row in sheet:
-        dealer = players[row["dealer"]]
         decl = row.get("declarer")
-        if decl is None:
-            contract = ""
-        else:
+        contract = ""
+        if decl is not None:
             contract = f"{players[decl]} {row.get('contract', '')}"
             if row.get("conceded"):
                 contract += " " + rs.marks.get("rospis", {}).get("symbol", "R")
         cells = []
         for s in range(len(players)):
-            marks = "".join(rs.marks.get(m, {}).get("symbol", m[:1]) for m, who in row.get("marks", []) if who == s
-                            and m != "rospis")
+            marks = "".join(rs.marks.get(m, {}).get("symbol", m[:1]) for m, who in row.get("marks", [])
+                            if who == s and m != "rospis")
             delta = row.get("delta", [0] * len(players))[s]
             total = row.get("score", [0] * len(players))[s]
-            cells.append(f"{delta:+d} {total}{(' ' + marks) if marks else ''}")
-        lines.append(f"{row['deal'] + 1:>3}  {dealer:<10} {contract:<16}" + "".join(f"{c:>{width}}" for c in cells))
+            cells.append(f"{delta:+d} {total}" + (f" {marks}" if marks else ""))
+        rows.append((str(row["deal"] + 1), players[row["dealer"]], contract, cells))
+    # Columns as wide as their widest entry, so marks never run into the next player.
+    w_contract = max([len("contract"), *(len(r[2]) for r in rows)])
+    w_dealer = max([len("dealer"), *(len(p) for p in players)])
+    w_cell = max([*(len(p) for p in players), *(len(c) for r in rows for c in r[3])]) + 3
+    head = f"{'#':>3}  {'dealer':<{w_dealer}}  {'contract':<{w_contract}}" + "".join(f"{p:>{w_cell}}" for p in players)
+    lines = [head, "-" * len(head)]
+    for num, dealer, contract, cells in rows:
+        lines.append(f"{num:>3}  {dealer:<{w_dealer}}  {contract:<{w_contract}}" + "".join(f"{c:>{w_cell}}"
+                                                                                        for c in cells))
     used = {m for row in sheet for m, _ in row.get("marks", [])}
     if used:
         legend = ", ".join(f"{rs.marks[m]['symbol']} {rs.marks[m][lang]}" for m in sorted(used) if m in rs.marks)

@@ -193,6 +193,8 @@ class Compiler:
         self.fn_deps: dict[str, set[str]] = {}
         self.param_deps: set[str] = set()
         self.fn_param_deps: dict[str, set[str]] = {}
+        # Guards whose condition folded to false under this ruleset's parameters: they can never fire.
+        self.dead_guards: dict[str, list[bool]] = {}
         self.writes: set[str] = set()
         self.fn_writes: dict[str, set[str]] = {}
         self.guard_deps: dict[str, list[set[str]]] = {}
@@ -271,6 +273,7 @@ class Compiler:
             if not T.compatible(T.list_of(ftype), v.type):
                 raise self.error(tree.meta, f"the choices for '{fname}' should be a list of {ftype}, not {v.type}")
             dom_nodes.append(v.node)
+        self.dead_guards[action] = [isinstance(t, ast.Constant) and not t.value for t in tests]
         pre = self._hoisted_preamble()
         names = payload if payload is not None else [f for f, _ in fields]
         unpack = [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in names]

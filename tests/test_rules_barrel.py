@@ -1,0 +1,446 @@
+"""The barrel: mounting at 880, three attempts, falling off, knock-offs, three falls and the auto talon."""
+
+from dataclasses import dataclass
+
+import pytest
+from support import Table, ruleset
+
+from oracle import Action, Game
+from oracle.cards import notation
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Fixed hands for dealer 0 with seat 1 as declarer, and every trick in play order."""
+
+    hands: dict[int, str]
+    talon: str
+    give: tuple[str, str]
+    tricks: tuple[str, ...]
+
+
+# Seat 1 leads every ace and ten and takes all 120 points; seats 0 and 2 take nothing.
+SWEEP = Deal(
+    hands={0: "KS QS JS KC QC JC 9D", 1: "AS 10S AC 10C AD 10D AH", 2: "KD QD JD KH QH JH 9H"},
+    talon="10H 9S 9C",
+    give=("9S", "9C"),
+    tricks=("AS 9H 9S", "10S JH JS", "AC 9C JC", "10C QH QC", "AD JD 9D", "10D QD QS", "AH KH KS", "10H KD KC"),
+)
+
+# Seat 0 wins the first trick with AS (11 points) and nothing else; the declarer takes 109, seat 2 nothing.
+SPLIT = Deal(
+    hands={0: "10S JS QS KS AS JH QH", 1: "9S AC 10C AD 10D AH 10H", 2: "9D KC QC JC KD QD JD"},
+    talon="KH 9C 9H",
+    give=("9C", "9H"),
+    tricks=("9S 9D AS", "JH AH 9H", "10H KC QH", "KH QC 9C", "AC JC 10S", "10C KD KS", "AD QD QS", "10D JD JS"),
+)
+
+# Seat 1 takes every trick and declares the hearts marriage: 120 card points + 100 = 220.
+HEARTS = Deal(
+    hands={0: "JH 9H KS QS JS KC QC", 1: "AH 10H KH QH AS 10S AC", 2: "JC AD 10D KD QD JD 9D"},
+    talon="10C 9S 9C",
+    give=("9S", "9C"),
+    tricks=("AH 9D 9H", "KH! 9C JH", "QH JD 9S", "10H QD JS", "AS KD QS", "10S 10D KS", "AC JC QC", "10C AD KC"),
+)
+
+
+def play_deal(deal: Deal, contract: int | None = None, **kw) -> Table:
+    """Seat 1 wins the auction (or gets the auto talon), passes the cards, announces and every trick is played."""
+    t = Table(hands=deal.hands, talon=deal.talon, **kw)
+    t.to_play(1, give=deal.give, contract=contract)
+    for trick in deal.tricks:
+        t.play(*trick.split())
+    return t
+
+
+def concede(t: Table | None = None, **kw) -> Table:
+    """Seat 1 plays the forced hundred, takes the talon and concedes: -100 for him, +60 to each opponent."""
+    if t is None:
+        t = Table(**kw)
+    else:
+        t.deal({})
+    t.win_auction(1)
+    t.act(1, "take-talon").act(1, "concede")
+    return t
+
+
+def marks(t: Table, what: str) -> list[int]:
+    return [s for w, s in t.last["marks"] if w == what]
+
+
+def sitting(*seats: int) -> list[bool]:
+    return [s in seats for s in range(3)]
+
+
+# ---------------------------------------------------------------- mounting
+
+
+def test_fixed_deals_split_the_points_as_designed():
+    assert play_deal(SWEEP).last["taken_points"] == [0, 120, 0]
+    assert play_deal(SPLIT).last["taken_points"] == [11, 109, 0]
+    hearts = play_deal(HEARTS).last
+    assert hearts["taken_points"] == [0, 220, 0] and hearts["declared"] == [3]
+
+
+def test_defender_passing_880_mounts_and_is_clamped_to_880():
+    t = concede(scores=[850, 0, 0])
+    assert t.last["delta"] == [30, -100, 60]
+    assert t.v["score"] == [880, -100, 60]
+    assert t.v["on_barrel"] == sitting(0)
+    assert t.v["barrel_deals"] == [0, 0, 0]
+    assert marks(t, "barrel-mount") == [0]
+    assert t.last["on_barrel"] == sitting(0)
+
+
+def test_exactly_880_mounts():
+    t = concede(scores=[820, 0, 0])
+    assert t.v["score"][0] == 880 and t.v["on_barrel"] == sitting(0)
+
+
+def test_879_does_not_mount():
+    t = concede(scores=[819, 0, 0])
+    assert t.v["score"][0] == 879 and t.v["on_barrel"] == sitting()
+    assert marks(t, "barrel-mount") == []
+
+
+def test_house_threshold_of_900():
+    t = concede(scores=[830, 0, 850], barrel_threshold=900)
+    assert t.v["score"] == [890, -100, 900]
+    assert t.v["on_barrel"] == sitting(2)
+    assert marks(t, "barrel-mount") == [2]
+
+
+def test_declarer_making_a_contract_short_of_1000_mounts():
+    t = play_deal(SWEEP, scores=[0, 800, 0])
+    assert t.last["delta"] == [0, 80, 0]
+    assert t.v["score"] == [0, 880, 0] and t.v["on_barrel"] == sitting(1)
+    assert not t.game.over
+
+
+def test_declarer_making_a_contract_can_jump_from_below_880_to_1000():
+    t = play_deal(HEARTS, contract=130, scores=[0, 870, 0])
+    assert t.v["score"] == [0, 1000, 0]
+    assert t.v["on_barrel"] == sitting() and marks(t, "barrel-mount") == []
+    assert t.game.over and t.v["winner"] == 1
+
+
+def test_defender_cannot_jump_over_the_barrel():
+    t = concede(scores=[950, 0, 0])
+    assert t.v["score"] == [880, -100, 60]
+    assert t.v["on_barrel"] == sitting(0)
+    assert not t.game.over
+
+
+# ---------------------------------------------------------------- sitting on the barrel
+
+
+def test_nothing_is_added_to_a_defender_on_the_barrel():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0)})
+    assert t.last["delta"] == [0, -100, 60]
+    assert t.v["score"] == [880, -100, 60]
+    assert t.v["barrel_deals"] == [1, 0, 0] and t.v["on_barrel"] == sitting(0)
+    assert marks(t, "barrel-mount") == []
+
+
+def test_made_contract_short_of_1000_adds_nothing_on_the_barrel():
+    t = play_deal(SWEEP, scores=[0, 880, 0], state={"on_barrel": sitting(1)})
+    assert t.last["delta"] == [0, 0, 0]
+    assert t.v["score"] == [0, 880, 0] and t.v["barrel_deals"] == [0, 1, 0]
+
+
+def test_failed_contract_costs_nothing_on_the_barrel():
+    t = play_deal(SPLIT, contract=110, scores=[0, 880, 0], state={"on_barrel": sitting(1)})
+    assert t.last["delta"] == [11, 0, 0]
+    assert t.v["score"] == [11, 880, 0] and t.v["barrel_deals"] == [0, 1, 0]
+
+
+def test_bolt_penalty_is_not_taken_on_the_barrel():
+    t = play_deal(SWEEP, scores=[880, 0, 0], state={"on_barrel": sitting(0), "bolts": [2, 0, 2]})
+    assert t.v["bolts"] == [0, 0, 0]
+    assert marks(t, "bolt-penalty") == [0, 2]
+    assert t.last["delta"] == [0, 100, -120]
+    assert t.v["score"] == [880, 100, -120]
+
+
+def test_making_a_contract_that_reaches_1000_gets_off_the_barrel_and_wins():
+    t = play_deal(SWEEP, contract=120, scores=[0, 880, 0], state={"on_barrel": sitting(1), "barrel_deals": [0, 2, 0]})
+    assert t.last["delta"] == [0, 120, 0]
+    assert t.v["score"] == [0, 1000, 0]
+    assert t.v["on_barrel"] == sitting() and marks(t, "barrel-exit") == [1]
+    assert marks(t, "barrel-fall") == []  # the third deal is won, not failed
+    assert t.game.over and t.v["winner"] == 1
+
+
+def test_concession_on_the_barrel_costs_nothing_but_counts_as_an_attempt():
+    t = concede(scores=[0, 880, 0], state={"on_barrel": sitting(1), "barrel_deals": [0, 1, 0]})
+    assert t.last["delta"] == [60, 0, 60]
+    assert t.v["score"] == [60, 880, 60] and t.v["barrel_deals"] == [0, 2, 0]
+
+
+# ---------------------------------------------------------------- attempts and falling
+
+
+def test_second_failed_deal_costs_nothing():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [1, 0, 0]})
+    assert t.v["score"][0] == 880 and t.v["on_barrel"] == sitting(0)
+    assert t.v["barrel_deals"] == [2, 0, 0] and t.v["barrel_falls"] == [0, 0, 0]
+    assert marks(t, "barrel-fall") == []
+
+
+def test_third_failed_deal_falls_off_with_the_penalty():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0]})
+    assert t.last["delta"] == [-120, -100, 60]
+    assert t.v["score"] == [760, -100, 60]
+    assert t.v["on_barrel"] == sitting() and t.v["barrel_falls"] == [1, 0, 0]
+    assert t.v["barrel_deals"] == [3, 0, 0]
+    assert marks(t, "barrel-fall") == [0]
+    assert t.last["barrel_falls"] == [1, 0, 0]
+
+
+def test_house_single_attempt_falls_after_the_first_deal():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0)}, barrel_attempts=1)
+    assert t.v["score"][0] == 760 and t.v["on_barrel"] == sitting()
+    assert marks(t, "barrel-fall") == [0]
+
+
+def test_reset_zero_failure_wipes_the_score():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0]},
+                barrel_failure="reset-zero")
+    assert t.last["delta"][0] == -880
+    assert t.v["score"][0] == 0 and t.v["barrel_falls"] == [1, 0, 0]
+
+
+def test_fall_is_the_penalty_below_the_house_threshold():
+    t = concede(scores=[900, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0]}, barrel_threshold=900)
+    assert t.v["score"][0] == 780
+
+
+def test_mounting_deal_is_not_an_attempt_and_a_fallen_player_gets_three_new_deals():
+    # He fell once before (3 deals used); mounting again starts a fresh count.
+    t = concede(scores=[850, 0, 0], state={"barrel_deals": [3, 0, 0], "barrel_falls": [1, 0, 0]})
+    assert t.v["on_barrel"] == sitting(0) and t.v["barrel_deals"] == [0, 0, 0]
+    for used in (1, 2):
+        concede(t)
+        assert t.v["on_barrel"] == sitting(0) and t.v["barrel_deals"][0] == used and t.v["score"][0] == 880
+    concede(t)
+    assert t.v["on_barrel"] == sitting() and t.v["score"][0] == 760
+    assert t.v["barrel_falls"] == [2, 0, 0]
+    assert [len(t.game.sheet), t.v["score"][1:]] == [4, [-400, 240]]
+
+
+# ---------------------------------------------------------------- knock-off
+
+
+def test_newcomer_knocks_the_sitting_player_off_with_the_penalty():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2), "barrel_deals": [0, 0, 1]})
+    assert t.last["delta"] == [30, -100, -120]
+    assert t.v["score"] == [880, -100, 760]
+    assert t.v["on_barrel"] == sitting(0)
+    assert t.v["barrel_falls"] == [0, 0, 1]
+    assert marks(t, "barrel-knocked-off") == [2] and marks(t, "barrel-mount") == [0]
+    assert marks(t, "barrel-fall") == []
+
+
+def test_knock_off_without_penalty_keeps_the_score():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, knock_off_penalty=False)
+    assert t.last["delta"] == [30, -100, 0]
+    assert t.v["score"] == [880, -100, 880]
+    assert t.v["on_barrel"] == sitting(0) and t.v["barrel_falls"] == [0, 0, 1]
+    assert marks(t, "barrel-knocked-off") == [2]
+
+
+def test_without_knock_off_several_players_sit_on_the_barrel():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, knock_off=False)
+    assert t.v["score"] == [880, -100, 880]
+    assert t.v["on_barrel"] == sitting(0, 2)
+    assert t.v["barrel_deals"] == [0, 0, 1] and t.v["barrel_falls"] == [0, 0, 0]
+    assert marks(t, "barrel-knocked-off") == []
+
+
+def test_two_reaching_the_barrel_in_one_deal_both_roll_off():
+    t = concede(scores=[850, 0, 830])
+    assert t.v["on_barrel"] == sitting()
+    assert t.v["score"] == [760, -100, 760]
+    assert t.v["barrel_falls"] == [1, 0, 1]
+    assert marks(t, "barrel-knocked-off") == [0, 2] and marks(t, "barrel-mount") == []
+
+
+def test_simultaneous_arrivals_also_knock_off_the_sitting_player():
+    t = concede(scores=[850, 880, 830], state={"on_barrel": sitting(1)})
+    assert t.v["on_barrel"] == sitting()
+    assert t.v["score"] == [760, 760, 760]
+    assert t.v["barrel_falls"] == [1, 1, 1]
+
+
+def test_without_simultaneous_fall_both_newcomers_sit():
+    t = concede(scores=[850, 0, 830], simultaneous_fall=False)
+    assert t.v["on_barrel"] == sitting(0, 2)
+    assert t.v["score"] == [880, -100, 880]
+    assert marks(t, "barrel-mount") == [0, 2]
+
+
+def test_without_simultaneous_fall_newcomers_still_knock_off_the_sitter():
+    t = concede(scores=[850, 880, 830], state={"on_barrel": sitting(1)}, simultaneous_fall=False)
+    assert t.v["on_barrel"] == sitting(0, 2)
+    assert t.v["score"] == [880, 760, 880]
+
+
+def test_without_knock_off_simultaneous_arrivals_both_sit():
+    t = concede(scores=[850, 0, 830], knock_off=False)
+    assert t.v["on_barrel"] == sitting(0, 2)
+    assert t.v["score"] == [880, -100, 880]
+
+
+def test_sitter_falling_in_the_same_deal_falls_once_and_is_not_knocked_off():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2), "barrel_deals": [0, 0, 2]})
+    assert t.v["score"] == [880, -100, 760]
+    assert t.v["barrel_falls"] == [0, 0, 1]
+    assert marks(t, "barrel-fall") == [2] and marks(t, "barrel-knocked-off") == []
+    assert t.v["on_barrel"] == sitting(0)
+
+
+# ---------------------------------------------------------------- three falls
+
+
+def test_third_fall_resets_the_score_to_zero():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
+                                           "barrel_falls": [2, 0, 0]})
+    assert t.last["delta"][0] == -880
+    assert t.v["score"] == [0, -100, 60]
+    assert t.v["barrel_falls"] == [0, 0, 0]
+    assert marks(t, "barrel-fall") == [0] and marks(t, "barrel-reset") == [0]
+    assert t.v["no_barrel"] == [False, False, False]
+
+
+def test_second_fall_does_not_reset():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
+                                           "barrel_falls": [1, 0, 0]})
+    assert t.v["score"][0] == 760 and t.v["barrel_falls"] == [2, 0, 0]
+    assert marks(t, "barrel-reset") == []
+
+
+def test_house_falls_limit_of_two():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
+                                           "barrel_falls": [1, 0, 0]}, falls_limit=2)
+    assert t.v["score"][0] == 0 and t.v["barrel_falls"] == [0, 0, 0]
+    assert marks(t, "barrel-reset") == [0]
+
+
+def test_house_reset_to_five():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
+                                           "barrel_falls": [2, 0, 0]}, falls_reset_to=5)
+    assert t.v["score"][0] == 5
+
+
+def test_knock_off_counts_as_a_fall_towards_the_reset():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2), "barrel_falls": [0, 0, 2]})
+    assert t.v["score"] == [880, -100, 0]
+    assert t.v["barrel_falls"] == [0, 0, 0]
+    assert marks(t, "barrel-knocked-off") == [2] and marks(t, "barrel-reset") == [2]
+
+
+def test_falls_end_barrel_takes_the_barrel_away_after_the_reset():
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
+                                           "barrel_falls": [2, 0, 0]}, falls_end_barrel=True)
+    assert t.v["score"][0] == 0
+    assert t.v["no_barrel"] == [True, False, False]
+
+
+def test_player_without_a_barrel_passes_880_freely():
+    t = concede(scores=[850, 0, 0], state={"no_barrel": [True, False, False]})
+    assert t.v["score"] == [910, -100, 60]
+    assert t.v["on_barrel"] == sitting() and marks(t, "barrel-mount") == []
+
+
+# ---------------------------------------------------------------- the auto talon
+
+
+def test_barrel_player_must_win_the_auction_by_default():
+    t = Table(scores=[0, 0, 880], state={"on_barrel": sitting(2)})
+    assert t.game.phase == "bidding" and t.v["declarer"] is None
+    assert t.v["bid"] == 100 and t.v["bidder"] == 1 and t.v["turn"] == 2
+    t.act(2, "pass").act(0, "pass")
+    assert t.v["declarer"] == 1 and t.v["contract"] == 100
+
+
+def test_auto_talon_gives_the_barrel_player_the_talon_at_121_when_1000_is_not_enough():
+    t = Table(scores=[0, 0, 880], state={"on_barrel": sitting(2)}, barrel_auto_talon=True,
+              win_comparison="more-than")
+    assert t.game.phase == "talon"
+    assert (t.v["declarer"], t.v["bidder"], t.v["bid"], t.v["contract"], t.v["turn"]) == (2, 2, 121, 121, 2)
+    assert ("barrel-auto-talon", 2) in t.game.st.marks
+    assert t.rejects(2, "bid", value=125).reason == "wrong-phase"
+    assert t.rejects(2, "announce", value=121).reason == "cards-not-passed"
+    t.act(2, "take-talon")
+    for to in (0, 1):
+        t.act(2, "give", card=t.name(sorted(t.v["hand"][2])[0]), to=to)
+    assert t.rejects(2, "announce", value=120).reason == "cannot-lower"
+    t.act(2, "announce", value=121)
+    assert t.game.phase == "play" and t.v["contract"] == 121
+
+
+def test_auto_talon_contract_is_the_sources_121_even_when_reaching_1000_wins():
+    # Every source that gives the auto talon gives 121; a house wanting 120 sets barrel_required.
+    t = Table(state={"on_barrel": sitting(2)}, barrel_auto_talon=True)
+    assert t.rs.param("win_comparison") == "at-least"
+    assert t.v["contract"] == 121
+
+
+def test_house_barrel_required_of_120():
+    t = Table(state={"on_barrel": sitting(2)}, barrel_auto_talon=True, barrel_required=120)
+    assert t.v["contract"] == 120 and t.v["declarer"] == 2
+
+
+def test_auto_talon_does_nothing_when_nobody_sits_on_the_barrel():
+    t = Table(barrel_auto_talon=True)
+    assert t.game.phase == "bidding" and t.v["declarer"] is None and t.v["bid"] == 100
+
+
+@pytest.mark.parametrize(("dealer", "expected"), [(0, 2), (1, 2), (2, 0)])
+def test_auto_talon_goes_to_the_first_barrel_player_from_the_dealers_left(dealer, expected):
+    t = Table(dealer=dealer, state={"on_barrel": sitting(0, 2)}, barrel_auto_talon=True, knock_off=False)
+    assert t.v["declarer"] == expected
+
+
+def test_auto_talon_deal_made_wins_the_game():
+    t = play_deal(HEARTS, scores=[0, 880, 0], state={"on_barrel": sitting(1)}, barrel_auto_talon=True,
+                  win_comparison="more-than")
+    assert t.last["contract"] == 121 and ["barrel-auto-talon", 1] in t.last["marks"]
+    assert t.last["delta"] == [0, 121, 0]
+    assert t.v["score"] == [0, 1001, 0]
+    assert t.game.over and t.v["winner"] == 1
+
+
+def test_auto_talon_contract_of_120_is_not_enough_when_1000_does_not_win():
+    t = play_deal(HEARTS, scores=[0, 880, 0], state={"on_barrel": sitting(1)}, barrel_auto_talon=True,
+                  barrel_required=120, win_comparison="more-than")
+    assert t.last["contract"] == 120
+    assert t.last["delta"] == [0, 0, 0]
+    assert t.v["score"] == [0, 880, 0] and t.v["on_barrel"] == sitting(1) and t.v["barrel_deals"] == [0, 1, 0]
+    assert not t.game.over
+
+
+# ---------------------------------------------------------------- penalties outside the scoring
+
+
+def test_exposed_card_penalty_applies_on_the_barrel_and_drops_the_dealer_off():
+    t = Table(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [1, 0, 0]})
+    t.act(2, "expose-card")
+    assert marks(t, "exposed-card") == [0]
+    assert t.v["score"][0] == 760 and not t.v["on_barrel"][0] and t.v["barrel_deals"][0] == 0
+
+
+def test_three_nines_penalty_applies_on_the_barrel_and_drops_the_cutter_off():
+    rs = ruleset(cut_modelled=True)
+    nt = notation(rs)
+    g = Game(rs, dealer=0, seed=0)
+    g.v["on_barrel"], g.v["score"] = sitting(2), [0, 0, 880]
+    g.apply(Action("shuffle", 0, {"order": sorted(g.v["stock"])}))
+    for i in range(3):
+        stock = g.v["stock"]
+        at = next(k + 1 for k, c in enumerate(stock) if nt.name(c).startswith("9") and k + 1 < len(stock))
+        g.apply(Action("cut", g.v["turn"], {"at": at}))
+        if i < 2:
+            g.apply(Action("recut", 0, {}))
+    assert ("three-nines", 2) in g.st.marks
+    assert g.v["score"][2] == 760 and not g.v["on_barrel"][2]
