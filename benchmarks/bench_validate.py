@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from oracle import Game, load_ruleset, play_random  # noqa: E402
-from oracle.record import Recorder  # noqa: E402
-from oracle.transcript import read_record  # noqa: E402
-from oracle.validate import validate_record  # noqa: E402
+from oracle import Game, load_ruleset, play_random
+from oracle.record import Recorder
+from oracle.transcript import read_record
+from oracle.validate import validate_record
 
 
 def make_corpus(folder: Path, deals: int) -> tuple[int, int]:

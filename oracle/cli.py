@@ -127,8 +127,12 @@ def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
         rec = read_record(path)
     except InputError as exc:
         return Verdict(path, False, ruleset, error=exc).to_json() | {"_text": f"{exc}"}
-    verdict = validate_record(rec, ruleset, all_errors)
-    out = verdict.to_json()
+    try:
+        verdict = validate_record(rec, ruleset, all_errors)
+        out = verdict.to_json()
+    except Exception as exc:
+        err = InputError(f"internal error while validating ({type(exc).__name__}: {exc}); please report it")
+        return Verdict(path, False, ruleset, error=err).to_json() | {"_text": f"{path}: {err}"}
     if verdict.error is not None:
         out["_text"] = str(verdict.error)
     elif verdict.valid:
@@ -284,6 +288,42 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_conform(args: argparse.Namespace) -> int:
+    from .conform.engines import OracleEngine, SubprocessEngine
+    from .conform.harness import run_conformance
+
+    if args.engine == "oracle":
+        engine: Any = OracleEngine(args.ruleset)
+    else:
+        engine = SubprocessEngine(args.engine, timeout=args.timeout, start_timeout=args.start_timeout)
+    try:
+        report = run_conformance(engine, args.ruleset, examples=args.examples, seed=args.seed,
+                                 max_deals=args.deals, out_dir=Path(args.out),
+                                 shrink_seconds=args.shrink_seconds,
+                                 on_progress=lambda m: print(m, file=sys.stderr, flush=True))
+    finally:
+        engine.close()
+    if args.format == "json":
+        print(json.dumps({"engine": report.engine, "ruleset": report.ruleset, "examples": report.examples,
+                          "actions_compared": report.actions_compared,
+                          "failure": None if report.failure is None else
+                          {"kind": report.failure.kind, "message": report.failure.message},
+                          "disagreements": [d.to_json() | {"counterexample": (d.record or {}).get("_file")}
+                                            for d in report.disagreements],
+                          "coverage": report.coverage}, ensure_ascii=False, indent=1))
+    else:
+        print(report.format())
+    if report.failure is not None:
+        return 2
+    return 1 if report.disagreements else 0
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    from .conform.serve import main as serve_main
+
+    return serve_main(args.ruleset, args.mutant)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="thousand", description="The executable rulebook and conformance oracle of Тысяча.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -344,6 +384,25 @@ def build_parser() -> argparse.ArgumentParser:
     dif.add_argument("--lang", choices=["en", "ru"], default="en")
     dif.set_defaults(func=cmd_diff)
 
+    conf = sub.add_parser("conform", help="drive another engine and the oracle side by side through generated games")
+    conf.add_argument("--engine", required=True,
+                      help="command that starts the engine (protocol on stdin/stdout), or 'oracle'")
+    conf.add_argument("--ruleset", default="classic")
+    conf.add_argument("--examples", type=int, default=100, help="generated games per round (default 100)")
+    conf.add_argument("--seed", type=int, default=0, help="reproduce a run exactly")
+    conf.add_argument("--deals", type=int, default=2, help="deals per generated game, at most")
+    conf.add_argument("--timeout", type=float, default=5.0, help="seconds the engine has to answer a request")
+    conf.add_argument("--start-timeout", type=float, default=30.0, help="seconds the engine has to start")
+    conf.add_argument("--shrink-seconds", type=float, default=10.0, help="time to shrink each disagreement")
+    conf.add_argument("--out", default="conformance-failures", help="folder for the counterexample records")
+    conf.add_argument("--format", choices=["text", "json"], default="text")
+    conf.set_defaults(func=cmd_conform)
+
+    eng = sub.add_parser("engine", help="serve the oracle as an engine speaking the protocol on stdin/stdout")
+    eng.add_argument("--ruleset", default="classic")
+    eng.add_argument("--mutant", help="serve a deliberately broken engine (see oracle/conform/mutants.py)")
+    eng.set_defaults(func=cmd_engine)
+
     check = sub.add_parser("check", help="load and compile rulesets, reporting any error in the rule files")
     check.add_argument("ruleset", nargs="*", help="rulesets to check (default: all)")
     check.set_defaults(func=cmd_check)
@@ -370,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
         # Output piped into `head` and the like: stop quietly.
         sys.stderr.close()
         return 0
+    except Exception as exc:
+        print(f"thousand: internal error ({type(exc).__name__}: {exc}); please report it with the command line",
+              file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

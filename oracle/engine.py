@@ -231,20 +231,24 @@ class Game:
         field's type (the record reader does), so only the rules are asked.
         """
         rs, st = self.rs, self.st
-        if st.v["game_over"]:
+        v = st.v
+        if v["game_over"]:
             return self._engine_reject("game-over", "the game is over")
         decl = rs.actions.get(action.kind)
         if decl is None:
             return self._engine_reject("unknown-action", f"no action {action.kind!r} in ruleset {rs.name!r}; "
                                        f"known: {', '.join(sorted(rs.actions))}")
-        if decl.phase != st.v["phase"]:
+        if decl.phase != v["phase"]:
             return self._engine_reject("wrong-phase", f"{action.kind!r} belongs to phase {decl.phase!r}, "
-                                       f"but the game is in phase {st.v['phase']!r}")
-        if action.seat not in self.actors(decl):
+                                       f"but the game is in phase {v['phase']!r}")
+        mode = decl.actor
+        seat_ok = (action.seat == v["turn"] if mode == "turn" else action.seat == v["dealer"] if mode == "dealer"
+                   else 0 <= action.seat < v["n_seats"])
+        if not seat_ok:
             who = self.actors(decl)
             return self._engine_reject("not-your-turn", f"seat {action.seat} cannot {action.kind} now"
                                        + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
-        if not self._available(decl, action.seat):
+        if decl.name in self.c.when and not self._available(decl, action.seat):
             return self._reject(decl.rule_id, "not-now", f"{action.kind!r} is not possible at this point")
         problem = None if typed else self._payload_problem(decl, action.payload)
         if problem:

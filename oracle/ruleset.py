@@ -468,7 +468,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
                                         str(spec.get("lifetime", "deal")),
                                         _var_init(vtype, _plain(spec.get("init")), deck),
                                         bool(spec.get("record", False)), zone, rid,
-                                        str(spec["explained_by"]) if "explained_by" in spec else None)
+                                        str(spec["explained_by"]) if "explained_by" in spec else None,
+                                        _plain(spec["samples"]) if "samples" in spec else None)
         for dname, spec in (doc.get("define") or {}).items():
             where = dname.location() if isinstance(dname, PosStr) else doc.location()
             if str(dname) in defines or str(dname) in REGISTRY:

@@ -258,7 +258,7 @@ class Replayer:
         chance_fields = {f for a in self.rs.actions.values() if is_chance(a) for f, _ in a.fields}
         for key in deal:
             if key not in ("dealer", "actions", "result") and key not in chance_fields:
-                raise InputError(f"deals/{di}: unknown field {key!r}", ("deals", di, key))
+                raise InputError(f"deals/{di}: unknown field {key!r}", self.rec.locate("deals", di, key))
         actions = deal["actions"]
         ai = 0
         looked: tuple[str, int] | None = None
@@ -275,7 +275,7 @@ class Replayer:
                     if ai == 0 and not actions and last:
                         return  # a record may stop before the next deal is dealt
                     raise InputError(f"deals/{di}: the deal needs {', '.join(missing)}",
-                                     ("deals", di))
+                                     self.rec.locate("deals", di))
                 payload = {f: self.value(deal[f], t, "deals", di, f) for f, t in decl.fields}
                 action = Action(decl.name, game.actors(decl)[0], payload)
                 used_chance.add(decl.name)
@@ -336,7 +336,7 @@ class Replayer:
         for k in a:
             if k not in ("seat", "action") and k not in fields:
                 raise InputError(f"action {kind!r} has no field {k!r}; its fields are "
-                                 + (", ".join(fields) or "none"), ("deals", di, "actions", ai, k))
+                                 + (", ".join(fields) or "none"), self.rec.locate("deals", di, "actions", ai, k))
         payload: dict[str, Any] = {}
         for f, t in decl.fields:
             if f in a:
@@ -346,7 +346,7 @@ class Replayer:
             elif T.nullable(t):
                 payload[f] = None
             else:
-                raise InputError(f"action {kind!r} needs the field {f!r}", ("deals", di, "actions", ai))
+                raise InputError(f"action {kind!r} needs the field {f!r}", self.rec.locate("deals", di, "actions", ai))
         return Action(kind, seat, payload)
 
     def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
@@ -363,7 +363,7 @@ class Replayer:
             if key not in row:
                 raise InputError(f"deals/{di}/result: {key!r} is not on the score sheet of ruleset "
                                  f"{self.rs.name!r}; it has {', '.join(k for k in row if k != 'deal')}",
-                                 ("deals", di, "result", key))
+                                 self.rec.locate("deals", di, "result", key))
             got = row[key]
             if key == "marks":
                 want = [[str(m[0]), self.seat(m[1], "deals", di, "result", key)] for m in want_raw]

@@ -29,6 +29,8 @@ def expected_row(prev: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
         dealer = row["dealer"]
         delta[dealer] = -PENALTY
         score[dealer] -= PENALTY
+        if on_barrel[dealer] and score[dealer] < THRESHOLD:
+            on_barrel[dealer] = False  # a penalty outside the scoring drops him off the barrel
         return {"delta": delta, "score": score, "bolts": bolts, "on_barrel": on_barrel, "barrel_falls": falls}
     d, contract, taken = row["declarer"], row["contract"], row["taken_points"]
     made = False

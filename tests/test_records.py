@@ -264,3 +264,30 @@ def test_mutated_records_get_a_verdict_or_a_clean_error(data, kind):
     assert verdict.valid or verdict.violations or verdict.error is not None
     if verdict.error is not None:
         assert verdict.error.message
+
+
+def test_missing_hands_and_unknown_action_fields_are_located_in_json_output(tmp_path, capsys):
+    rec = small()
+    del rec["deals"][0]["hands"]
+    p = write(tmp_path, rec, "nohands.json")
+    assert main(["validate", str(p), "--format", "json"]) == 2
+    err = json.loads(capsys.readouterr().out)["files"][0]["error"]
+    assert "the deal needs hands" in err["message"] and err["line"] is not None
+    rec = small()
+    rec["deals"][0]["actions"][0]["bogus"] = 1
+    p = write(tmp_path, rec, "bogus.json")
+    assert main(["validate", str(p), "--format", "json"]) == 2
+    err = json.loads(capsys.readouterr().out)["files"][0]["error"]
+    assert "has no field 'bogus'" in err["message"] and err["line"] is not None
+
+
+def test_every_input_error_of_the_validator_names_a_position():
+    import ast
+    import inspect
+
+    import oracle.validate
+
+    tree = ast.parse(inspect.getsource(oracle.validate))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "InputError":
+            assert len(node.args) == 2 and not isinstance(node.args[1], ast.Tuple), f"line {node.lineno}"

@@ -430,7 +430,7 @@ def test_exposed_card_penalty_applies_on_the_barrel_and_drops_the_dealer_off():
     assert t.v["score"][0] == 760 and not t.v["on_barrel"][0] and t.v["barrel_deals"][0] == 0
 
 
-def test_three_nines_penalty_applies_on_the_barrel_and_drops_the_cutter_off():
+def test_three_nines_penalty_is_part_of_the_deal_and_not_taken_on_the_barrel():
     rs = ruleset(cut_modelled=True)
     nt = notation(rs)
     g = Game(rs, dealer=0, seed=0)
@@ -443,4 +443,8 @@ def test_three_nines_penalty_applies_on_the_barrel_and_drops_the_cutter_off():
         if i < 2:
             g.apply(Action("recut", 0, {}))
     assert ("three-nines", 2) in g.st.marks
-    assert g.v["score"][2] == 760 and not g.v["on_barrel"][2]
+    assert g.v["delta"][2] == -120 and g.v["score"][2] == 880 and g.v["on_barrel"][2]
+    g.apply(g.sample())
+    for kind, seat in [("pass", 2), ("pass", 0), ("take-talon", 1), ("concede", 1)]:
+        g.apply(Action(kind, seat))
+    assert g.sheet[-1]["delta"][2] == 0 and g.v["score"][2] == 880  # the barrel takes nothing off

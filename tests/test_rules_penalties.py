@@ -212,8 +212,8 @@ def _cut_three_nines(**params) -> Game:
 
 
 def test_third_nine_of_the_cut_costs_the_cutter_the_penalty():
-    assert _cut_three_nines().v["score"] == [0, 0, -120]
-    assert _cut_three_nines(penalty=70).v["score"] == [0, 0, -70]
+    assert _cut_three_nines().v["delta"] == [0, 0, -120]
+    assert _cut_three_nines(penalty=70).v["delta"] == [0, 0, -70]
 
 
 # ---------------------------------------------------------------- game end

@@ -74,8 +74,15 @@ def _changed(p: dict[str, Any]) -> list[Any]:
     return []
 
 
+def rule_files() -> list[Path]:
+    """Core rules and overlays; presets are lists of names, covered by their own tests."""
+    files = sorted((ROOT / "spec").rglob("*.yaml"))
+    files += sorted(p for p in (ROOT / "variants").rglob("*.yaml") if p.parent.name != "presets")
+    return files
+
+
 def mutants() -> Iterator[Mutant]:
-    for path in sorted((ROOT / "spec").rglob("*.yaml")):
+    for path in rule_files():
         rel = str(path.relative_to(ROOT))
         if rel in SKIP_FILES:
             continue
@@ -90,6 +97,15 @@ def mutants() -> Iterator[Mutant]:
                 del d["logic"][i]
                 _dump(root / rel, d)
             yield Mutant("clause", f"{rid}: drop clause {i} ({label})", rel, drop)
+        for pname, value in (data.get("set") or {}).items():
+            decl = {"type": "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "str",
+                    "default": value}
+            for other in _changed(decl) if not isinstance(value, str) else []:
+                def setv(root: Path, rel: str = rel, pname: str = pname, other: Any = other) -> None:
+                    d = _load(root / rel)
+                    d["set"][pname] = other
+                    _dump(root / rel, d)
+                yield Mutant("param", f"{rid}: set {pname} = {json.dumps(other)}", rel, setv)
         for pname, p in (data.get("params") or {}).items():
             if pname.startswith("notation_"):
                 continue
@@ -112,6 +128,7 @@ def run(m: Mutant, pytest_args: list[str]) -> tuple[Mutant, bool, str, float]:
         # Rule tests first, so most mutants die within seconds; the tests that break
         # scratch copies of the real tree on purpose say nothing about a mutant.
         files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py"))
+        files += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_variants_*.py"))
         files += [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").glob("test_*.py"))
                   if p.name.startswith(("test_properties", "test_records", "test_golden"))]
         proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",

@@ -54,6 +54,7 @@ class VarDecl:
     zone: bool
     rule_id: str
     explained_by: str | None = None
+    samples: list[Any] | None = None
 
 
 @dataclass

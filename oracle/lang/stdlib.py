@@ -145,7 +145,9 @@ _WRAP = 1_000_003
 def next_in(s: int, group: list[int]) -> int | None:
     if not group:
         return None
-    return min(group, key=lambda x: (x - s - 1) % _WRAP)
+    # Seats are numbered clockwise: the next one is the smallest seat after s, or else the smallest of all.
+    after = [x for x in group if x > s]
+    return min(after) if after else min(group)
 
 
 # --- lists -------------------------------------------------------------------
