@@ -79,13 +79,13 @@ def dumps(record: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, max_deals: int = MAX_DEALS
-                ) -> tuple[dict[str, Any], list[list[Action]]]:
+def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, max_deals: int = MAX_DEALS,
+                overlays: list[str] | None = None) -> tuple[dict[str, Any], list[list[Action]]]:
     """A hinted game from ``seed``: its record, and the actions of each deal."""
     rng = random.Random(seed)
     players = [f"P{i + 1}" for i in range(rs.players)]
     game = Game(rs, dealer=rng.randrange(rs.players), seed=rng.randrange(2**32))
-    rec = Recorder(game, players, seed, params=params)
+    rec = Recorder(game, players, seed, overlays=overlays, params=params)
     per_deal: list[list[Action]] = []
 
     def note(g: Game, a: Action) -> None:
@@ -99,20 +99,21 @@ def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, ma
 
 
 def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage | None = None,
-                complete: bool = True) -> list[tuple[int, dict[str, Any], list[list[Action]]]]:
+                complete: bool = True, overlays: list[str] | None = None
+                ) -> list[tuple[int, dict[str, Any], list[list[Action]]]]:
     if not complete:
         # A lean set: one short game, enough for a valid record and the invalid ones derived from it.
-        record, actions = play_record(rs, SEEDS[0], params, LEAN_DEALS)
+        record, actions = play_record(rs, SEEDS[0], params, LEAN_DEALS, overlays)
         return [(SEEDS[0], record, actions)]
     kept: list[tuple[int, dict[str, Any], list[list[Action]]]] = []
     cov = cov if cov is not None else Coverage()
     idle = 0
     for seed in SEEDS:
-        record, actions = play_record(rs, seed, params)
+        record, actions = play_record(rs, seed, params, MAX_DEALS, overlays)
         before = {r for r, n in cov.hits.items() if n}
         cover_record(parse_record(json.dumps(record), f"seed-{seed}.json"), cov)
         after = {r for r, n in cov.hits.items() if n}
-        if (not kept and not params) or after - before:
+        if (not kept and not params and not overlays) or after - before:
             kept.append((seed, record, actions))
             idle = 0
         else:
@@ -271,9 +272,9 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
         for di, deal in enumerate(record["deals"]):
             before = len(game.sheet)
             rp.replay_deal(game, di, deal, last=di == last)
-            if len(game.sheet) == before or "result" not in deal or rp.previous is None:
+            if len(game.sheet) == before or "result" not in deal:
                 continue
-            writes = rp._replay_traced(*rp.previous)
+            writes = rp._replay_traced(*rp._deal_start(di))
             row = game.sheet[before]
             for key in numeric:
                 for s in range(len(record["players"])):
@@ -300,6 +301,13 @@ def settings(root: Path, ruleset: str) -> dict[str, Any]:
     return {"complete": bool(mine.get("complete", False)), "variations": [dict(v) for v in mine.get("variations", [])]}
 
 
+def _split(config: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """A variation is parameter values, or {overlays: [...], params: {...}}."""
+    if "overlays" in config:
+        return list(config["overlays"]), dict(config.get("params") or {})
+    return [], dict(config)
+
+
 def _label(params: dict[str, Any]) -> str:
     return ",".join(f"{k}={json.dumps(v)}".replace('"', "") for k, v in sorted(params.items()))
 
@@ -309,13 +317,16 @@ def generate(ruleset: str, configs: list[dict[str, Any]] | None = None, complete
     out: list[Golden] = []
     guards: dict[tuple[str, str], Golden] = {}
     results: dict[str, Golden] = {}
-    for params in [{}, *(configs or [])]:
-        rs = load_ruleset(ruleset, params=params or None)
-        games = valid_games(rs, params or None, complete=complete)
+    for config in [{}, *(configs or [])]:
+        overlays, params = _split(config)
+        rs = load_ruleset(ruleset, overlays or None, params or None)
+        games = valid_games(rs, params or None, complete=complete and not overlays, overlays=overlays or None)
         for seed, record, _ in games:
             rec = dict(record)
             rec["expect"] = {"valid": True}
-            prefix = f"{_label(params)}--" if params else ""
+            label = ",".join(o.removeprefix("variant.") for o in overlays) + (
+                ("," if overlays and params else "") + _label(params) if params else "")
+            prefix = f"{label}--" if label else ""
             out.append(Golden(f"valid/{prefix}seed-{seed}.json", rec))
         invalid_games(rs, games, guards)
         wrong_results(rs, games, results)

@@ -90,7 +90,7 @@ def _load_library(root_str: str, digest: str) -> Library:
 
 
 def _no_overlay_fields(doc: RuleDoc) -> None:
-    for key in ("set", "overrides", "after", "conflicts"):
+    for key in ("set", "overrides", "after", "conflicts", "requires"):
         if key in doc.data:
             k = next(k for k in doc.data if k == key)
             loc = k.location() if isinstance(k, PosStr) else doc.location()
@@ -210,6 +210,10 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
         if oid in applied:
             raise RulesetError(f"overlay {oid!r} is listed twice")
         ov = lib.overlays[oid]
+        for need in ov.get("requires", []):
+            if str(need) not in applied:
+                raise RulesetError(f"overlay {oid!r} requires overlay {str(need)!r} earlier in the ruleset "
+                                   f"(add it before {oid!r})", _loc(need, ov))
         for other in ov.get("conflicts", []):
             if str(other) in applied or str(other) in overlay_ids:
                 raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible")

@@ -18,8 +18,8 @@ from .cards import Notation, notation
 from .engine import Action, Game
 from .errors import InputError, Location, OracleError
 from .lang import types as T
-from .record import decode_value, encode_action, is_chance
-from .ruleset import Ruleset, load_ruleset
+from .record import decode_value, encode_action, is_chance, sheet_value
+from .ruleset import Ruleset, load_library, load_ruleset
 from .transcript import RecordFile
 
 RECORD_RULE = "record"
@@ -151,7 +151,7 @@ class Replayer:
             name: (len(d.fields) + 2, [(f, self._fast[t]) for f, t in d.fields])
             for name, d in self.rs.actions.items() if all(t in self._fast for _, t in d.fields)
         }
-        self.previous: tuple[bytes, list[Action]] | None = None  # the last deal, to explain its outcome
+        self.applied_by_deal: list[list[Action]] = []  # every deal's actions, to explain an outcome later
         self.tracer_hook: Any = None  # set by rule coverage
 
     # ------------------------------------------------------------------ reading values
@@ -245,11 +245,10 @@ class Replayer:
         if "dealer" in deal:
             want = self.seat(deal["dealer"], "deals", di, "dealer")
             if want != game.v["dealer"]:
-                rule = self._decider(*self.previous, "dealer", None, True) if self.previous else RECORD_RULE
+                rule = self._decider(*self._deal_start(di - 1), "dealer", None, True) if di > 0 else RECORD_RULE
                 self.violate(n, None, want, f"dealer {self.players[want]}", rule,
                              "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
                              f"{self.players[want]}", ("deals", di, "dealer"))
-        snapshot = pickle.dumps((game.st.v, len(game.sheet), game.st.marks))
         sheet_before = len(game.sheet)
         applied: list[Action] = []
         used_chance: set[str] = set()
@@ -295,7 +294,7 @@ class Replayer:
                                                  ("deals", di, "actions", ai)):
                 applied.append(action)
             ai += 1
-        self.previous = (snapshot, applied)
+        self.applied_by_deal.append(applied)
         finished = len(game.sheet) > sheet_before
         if not finished:
             if not last:
@@ -304,7 +303,7 @@ class Replayer:
                              ("deals", di))
             return
         if "result" in deal:
-            self.check_result(game, di, deal["result"], game.sheet[sheet_before], snapshot, applied)
+            self.check_result(game, di, deal["result"], game.sheet[sheet_before])
 
     def read_action(self, a: dict[str, Any], di: int, ai: int) -> Action | None:
         if not isinstance(a, dict) or "seat" not in a or not isinstance(a.get("action"), str):
@@ -357,9 +356,11 @@ class Replayer:
         return True
 
     # ------------------------------------------------------------------ results
-    def check_result(self, game: Game, di: int, result: dict[str, Any], row: dict[str, Any], snapshot: bytes,
-                     applied: list[Action]) -> None:
+    def check_result(self, game: Game, di: int, result: dict[str, Any], row: dict[str, Any]) -> None:
         for key, want_raw in result.items():
+            if key in row and key != "marks" and want_raw == sheet_value(self.rs, self.nt, key, row[key],
+                                                                         self.players):
+                continue  # written exactly as the oracle would write it
             if key not in row:
                 raise InputError(f"deals/{di}/result: {key!r} is not on the score sheet of ruleset "
                                  f"{self.rs.name!r}; it has {', '.join(k for k in row if k != 'deal')}",
@@ -385,12 +386,24 @@ class Replayer:
             if not bad:
                 continue
             seat = bad[0]
-            rule = self._decider(snapshot, applied, key, seat)
+            rule = self._decider(*self._deal_start(di), key, seat)
             shown = want[seat] if seat is not None else want
             truth = got[seat] if seat is not None else got
             self.violate(di + 1, None, seat, f"{key} {shown}", rule, "wrong-result",
                          f"the recorded {key} is {shown}, but the rules give {truth}",
                          ("deals", di, "result", key, *([] if seat is None else [seat])))
+
+    def _deal_start(self, di: int) -> tuple[bytes, list[Action]]:
+        """The state at the start of deal ``di`` and that deal's actions, by replaying the record's
+        actions from the start: only needed when something must be explained, so not kept for every deal."""
+        # Rebuild the starting state as run() did, then apply the deals before di.
+        fresh = Replayer(self.rec, self.rs.name if self.rs.name in load_library().presets else None)
+        fresh.rs = self.rs
+        game = fresh.start()
+        for actions in self.applied_by_deal[:di]:
+            for a in actions:
+                game.apply(a)
+        return pickle.dumps((game.st.v, len(game.sheet), game.st.marks)), self.applied_by_deal[di]
 
     def _replay_traced(self, snapshot: bytes, applied: list[Action],
                        after_sheet: bool = False) -> list[tuple[str, str, int | None]]:
