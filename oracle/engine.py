@@ -82,8 +82,10 @@ class _Compiled:
                      if a.hint is not None}
         self.checkers = {name: {f: _checker(t, rs) for f, t in a.fields} for name, a in rs.actions.items()}
         self.effects: dict[str, list[tuple[Clause, Callable[..., None]]]] = {}
+        self.fused: dict[str, Callable[..., None]] = {}
         for on, cls in rs.effects.items():
             self.effects[on] = [(c, fns[_effect_fn(c)]) for c in cls]
+            self.fused[on] = fns["run_" + "".join(ch if ch.isalnum() else "_" for ch in on)]
 
 
 def _checker(t: str, rs: Ruleset) -> Callable[[Any, int], bool]:
@@ -296,6 +298,18 @@ class Game:
         seat = action.seat if action else None
         payload = action.payload if action else None
         tracer = self.tracer
+        if tracer is None:
+            # All of this trigger's clauses in one call; a failure is charged by its line number.
+            try:
+                self.c.fused[on](st, seat, payload)
+            except Exception as exc:
+                tb = exc.__traceback__
+                while tb is not None and tb.tb_frame.f_code.co_name != self.c.fused[on].__name__:
+                    tb = tb.tb_next
+                index = (tb.tb_lineno - 1) if tb is not None else 0
+                clause = effects[min(max(index, 0), len(effects) - 1)][0]
+                raise self._runtime(clause.rule_id, exc) from None
+            return
         for clause, fn in effects:
             before = pickle.dumps(st.v, 5) if tracer is not None else b""
             try:

@@ -581,6 +581,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
                     scope.bind(f, "payload", f"p_{f}", t)
                 fields = [f for f, _ in actions[on].fields]
             comp.block_fn(_effect_name(cl), cl.do, cl.rule_id, scope, ["st", "actor", "a"], unpack=fields)
+        fields = [f for f, _ in actions[on].fields] if on in actions else []
+        comp.fuse(_fused_name(on), [_effect_name(cl) for cl in cls], ["st", "actor", "a"], fields)
     fns = comp.build(f"<ruleset {res.name}>")
     players = params[SEATS_PARAM].value
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
@@ -608,6 +610,10 @@ def _payload_scope(a: ActionDecl) -> Scope:
     for f, t in a.fields:
         scope.bind(f, "payload", f"p_{f}", t)
     return scope
+
+
+def _fused_name(on: str) -> str:
+    return "run_" + "".join(ch if ch.isalnum() else "_" for ch in on)
 
 
 def _effect_name(cl: Clause) -> str:

@@ -146,6 +146,7 @@ class Replayer:
 
         self._fast = {"card": card, "seat": seat, "bool": boolean, "int": integer, "list[card]": cards,
                       "list[list[card]]": hands}
+        self._seat_fast = seat
         # Per action: how many keys a complete entry has, and a fast reader per field.
         self._plans = {
             name: (len(d.fields) + 2, [(f, self._fast[t]) for f, t in d.fields])
@@ -306,6 +307,20 @@ class Replayer:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
 
     def read_action(self, a: dict[str, Any], di: int, ai: int) -> Action | None:
+        if type(a) is dict:
+            plan = self._plans.get(a.get("action"))  # type: ignore[arg-type]
+            if plan is not None and len(a) == plan[0]:
+                # The common case, decoded without detours: every field present and well formed.
+                seat = self._seat_fast(a.get("seat"))
+                if seat is not _MISS:
+                    payload = {}
+                    for f, fast in plan[1]:
+                        got = fast(a[f]) if f in a else _MISS
+                        if got is _MISS:
+                            break
+                        payload[f] = got
+                    else:
+                        return Action(a["action"], seat, payload)
         if not isinstance(a, dict) or "seat" not in a or not isinstance(a.get("action"), str):
             raise InputError(f"deals/{di}/actions/{ai}: an action is a mapping with 'seat' and 'action'",
                              self.rec.locate("deals", di, "actions", ai))

@@ -13,6 +13,7 @@ Expression definitions (``define:``) are inlined at their call sites.
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 import sys
 from collections.abc import Callable
@@ -322,6 +323,32 @@ class Compiler:
         self.fn_deps[fname] = set(self.deps)
         self.fn_param_deps[fname] = set(self.param_deps)
         self.fn_writes[fname] = set(self.writes)
+
+    def fuse(self, fname: str, parts: list[str], args: list[str], unpack: list[str]) -> None:
+        """One function running several compiled effect clauses in order (the untraced fast path).
+
+        Each clause's statements keep its position as their line number, so an error in the
+        fused code can still be charged to the right rule.
+        """
+        by_name = {f.name: f for f in self.functions}
+        body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
+                                                                                          ast.Load()))]
+        body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack]
+        for i, part in enumerate(parts):
+            stmts = by_name[part].body[1 + len(unpack):]
+            stmts = copy.deepcopy(stmts)
+            for st in stmts:
+                for node in ast.walk(st):
+                    if isinstance(node, (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword)):
+                        node.lineno = node.end_lineno = i + 1
+                        node.col_offset = node.end_col_offset = 0
+            body.extend(stmts or [ast.Pass()])
+        extra = {"type_params": []} if sys.version_info >= (3, 12) else {}
+        fn = ast.FunctionDef(name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args],
+                                                            vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                            defaults=[]),
+                             body=body, decorator_list=[], returns=None, **extra)
+        self.functions.append(fn)
 
     def build(self, filename: str) -> dict[str, Callable[..., Any]]:
         mod = ast.Module(body=list(self.functions), type_ignores=[])
@@ -711,6 +738,16 @@ class Compiler:
             rtype = T.elem(checked[int(rtype[5:])].type)
         elif rtype.startswith("arg:"):
             rtype = checked[int(rtype[4:])].type
+        if b.kind == "pure" and b.impl is not None and checked and all(v.const for v in checked) \
+                and b.name not in ("all_cards",):
+            # A pure function of constants is a constant: fold it now (len of a parameter list, say).
+            try:
+                value = b.impl(*[list(v.value) if isinstance(v.value, tuple) else v.value for v in checked])
+            except Exception:  # leave it to run time, which reports it with the rule
+                value = None
+            else:
+                if isinstance(value, (int, bool, str)) or value is None:
+                    return Val(_c(value), rtype)
         if b.inline is not None:
             return Val(b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
                                                 for v in checked]), rtype)

@@ -9,11 +9,14 @@ comparing a suit with a rank is caught when the rule file is loaded.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 SCALARS = {"int", "bool", "str", "card", "seat", "suit", "rank", "phase", "any", "none", "record"}
 # Types that are small integers at run time and accept a name in a string literal.
 NAMED = {"suit", "rank", "card"}
 
 
+@lru_cache(maxsize=4096)
 def normalize(t: str) -> str:
     t = t.replace(" ", "")
     if t == "cards":
@@ -34,18 +37,22 @@ def valid(t: str) -> bool:
     return t in SCALARS
 
 
+@lru_cache(maxsize=4096)
 def base(t: str) -> str:
     return t[:-1] if t.endswith("?") else t
 
 
+@lru_cache(maxsize=4096)
 def nullable(t: str) -> bool:
     return t.endswith("?") or t in ("any", "none")
 
 
+@lru_cache(maxsize=4096)
 def is_list(t: str) -> bool:
     return base(t).startswith("list[") or base(t) == "any"
 
 
+@lru_cache(maxsize=4096)
 def elem(t: str) -> str:
     b = base(t)
     return b[5:-1] if b.startswith("list[") else "any"
@@ -55,10 +62,12 @@ def list_of(t: str) -> str:
     return f"list[{t}]"
 
 
+@lru_cache(maxsize=4096)
 def is_int_like(t: str) -> bool:
     return base(t) in ("int", "seat", "any")
 
 
+@lru_cache(maxsize=4096)
 def compatible(expected: str, got: str) -> bool:
     """Can a value of type ``got`` stand where ``expected`` is required?"""
     expected, got = normalize(expected), normalize(got)
