@@ -67,8 +67,9 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None) -> 
     if rs is not None:
         holder["rs"] = rs
         normative = {r for r, d in rs.rules.items() if d.get("normative", True) is not False}
-        cov.rules.setdefault(rs.name, normative)
-        cov.formal.setdefault(rs.name, {r for r in normative if r in rs.logic_rules or rs.rules[r].get("params")})
+        # Keyed by the resolved ruleset, so a ruleset with extra overlays brings its own rules.
+        cov.rules.setdefault(rs.key, normative)
+        cov.formal.setdefault(rs.key, {r for r in normative if r in rs.logic_rules or rs.rules[r].get("params")})
         # Reading any record uses the pack's shape, the number of seats and the card notation.
         for pname in (*DECK_PARAMS, SEATS_PARAM, *NOTATION_PARAMS):
             if pname in rs.resolved.params:

@@ -44,6 +44,10 @@ class Disagreement:
         return {"kind": self.kind, "rule": self.rule, "detail": self.detail}
 
 
+class _Known(Exception):
+    """A disagreement of a kind already reported: end this example quietly (the two sides have diverged)."""
+
+
 class _Found(Exception):
     def __init__(self, d: Disagreement) -> None:
         super().__init__(f"{d.kind} [{d.rule}]: {d.detail}")
@@ -175,16 +179,15 @@ class Harness:
             sig = f"legal-actions:extra:{rule}:{kind}"
             if sig not in self.known:
                 rec.record["deals"][-1]["actions"].append(a)
-                self._fail(rec, "legal-actions", kind, rule, f"the engine allows {self._jtext(a)}, which rule {rule} "
-                           f"forbids ({len(extra)} such action(s) here)", sig)
+            self._fail(rec, "legal-actions", kind, rule, f"the engine allows {self._jtext(a)}, which rule {rule} "
+                       f"forbids ({len(extra)} such action(s) here)", sig)
         if missing:
             a = next(self._enc(x) for x in game.legal_actions() if self._key(x) == missing[0])
             kind = a["action"]
             rule = self.rs.action_rule.get(kind, kind)
-            sig = f"legal-actions:missing:{kind}"
-            if sig not in self.known:
-                self._fail(rec, "legal-actions", kind, rule, f"the engine does not allow {self._jtext(a)}, which is "
-                           f"legal ({len(missing)} such action(s) here)", sig)
+            sig = f"legal-actions:missing:{kind}:{game.phase}:{len(missing)}"
+            self._fail(rec, "legal-actions", kind, rule, f"the engine does not allow {self._jtext(a)}, which is "
+                       f"legal ({len(missing)} such action(s) here)", sig)
 
     def _offer_illegal(self, game: Game, rec: Recorder, data: st.DataObject) -> None:
         illegal = []
@@ -247,7 +250,10 @@ class Harness:
               record: dict[str, Any] | None = None) -> None:
         signature = sig or f"{kind}:{rule}:{action_kind}"
         if signature in self.known:
-            return
+            if kind == "legal-actions":
+                return  # both sides still apply the same action: play on and look for other differences
+            # A refused move or a different sheet: playing on would compare games gone different ways.
+            raise _Known(signature)
         raise _Found(Disagreement(kind, signature, rule, detail, record or _snapshot(rec)))
 
     def _engine_call(self, fn: Callable[[], Any], rec: Recorder) -> Any:
@@ -396,6 +402,8 @@ def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seco
         report.examples += 1
         try:
             h.play(data)
+        except _Known:
+            return
         except EngineFailure as exc:
             broken.append(exc)
             return

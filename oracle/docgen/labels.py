@@ -1,0 +1,349 @@
+"""The words of the site itself, in each language it is built in.
+
+Only the site's own furniture lives here (headings, column names, short
+explanations of the generator's output). Everything about the game comes from
+the rule files, so a new rule or preset never needs a change in this module.
+"""
+
+from __future__ import annotations
+
+LANGS: tuple[str, ...] = ("en", "ru")
+DEFAULT_LANG = "en"
+
+_LABELS: dict[str, dict[str, str]] = {
+    # page titles
+    "rules_title": {"en": "Rules", "ru": "Правила"},
+    "presets_title": {"en": "Rulesets", "ru": "Наборы правил"},
+    "overlays_title": {"en": "Overlays", "ru": "Дополнения (overlays)"},
+    "matrix_title": {"en": "Parameters by ruleset", "ru": "Параметры по наборам правил"},
+    "decisions_title": {"en": "Decisions: where the sources disagree", "ru": "Решения: где источники расходятся"},
+    "language_title": {"en": "The rule language", "ru": "Язык правил"},
+    "schema_title": {"en": "The rule file format", "ru": "Формат файла правил"},
+    "cli_title": {"en": "The command line", "ru": "Командная строка"},
+    "sources_title": {"en": "Sources", "ru": "Источники"},
+    "glossary_title": {"en": "Glossary", "ru": "Глоссарий"},
+    # shared phrases
+    "generated_note": {
+        "en": "This page is generated from {what} by `thousand docs`; do not edit it by hand.",
+        "ru": "Эта страница создана из {what} командой `thousand docs`; не правьте её вручную.",
+    },
+    "from_rule_files": {"en": "the rule files", "ru": "файлов правил"},
+    "from_code": {"en": "the code", "ru": "кода"},
+    "from_schemas": {"en": "the JSON Schemas", "ru": "JSON-схем"},
+    "from_glossary": {"en": "the glossary data", "ru": "данных глоссария"},
+    "english_only": {
+        "en": "",
+        "ru": "Поля {fields} пока записаны в файлах правил только по-английски и показаны как есть.",
+    },
+    "none_yet": {"en": "None yet.", "ru": "Пока нет."},
+    "default": {"en": "default", "ru": "по умолчанию"},
+    "default_col": {"en": "Default", "ru": "По умолчанию"},
+    "yes": {"en": "yes", "ru": "да"},
+    "no": {"en": "no", "ru": "нет"},
+    "lines": {"en": "lines", "ru": "строки"},
+    "file": {"en": "File", "ru": "Файл"},
+    "rule": {"en": "Rule", "ru": "Правило"},
+    "rules": {"en": "Rules", "ru": "Правила"},
+    "id": {"en": "Id", "ru": "Id"},
+    "title": {"en": "Title", "ru": "Название"},
+    "parameter": {"en": "Parameter", "ru": "Параметр"},
+    "parameters": {"en": "Parameters", "ru": "Параметры"},
+    "type": {"en": "Type", "ru": "Тип"},
+    "meaning": {"en": "Meaning", "ru": "Смысл"},
+    "value": {"en": "Value", "ru": "Значение"},
+    "option": {"en": "Option", "ru": "Вариант"},
+    "chosen_by": {"en": "Chosen by", "ru": "Выбран в"},
+    "set_by": {"en": "Set by", "ru": "Кем задано"},
+    "why": {"en": "Why this default", "ru": "Почему так по умолчанию"},
+    "contradiction": {"en": "Contradiction {n}", "ru": "Противоречие {n}"},
+    "no_number": {"en": "Not numbered in the catalogue", "ru": "Без номера в каталоге"},
+    "topic": {"en": "Topic", "ru": "Вопрос"},
+    "source_file": {"en": "Source file", "ru": "Файл источника"},
+    "cited_by": {"en": "Cited by", "ru": "Ссылаются"},
+    # rule pages
+    "rule_meta": {"en": "Rule `{id}`, from `{path}`.", "ru": "Правило `{id}`, файл `{path}`."},
+    "overlay_meta": {"en": "Overlay `{id}`, from `{path}`.", "ru": "Дополнение `{id}`, файл `{path}`."},
+    "notes": {"en": "Notes", "ru": "Примечания"},
+    "other_choices": {"en": "Rulesets that choose otherwise", "ru": "Наборы с другим выбором"},
+    "in_rulesets": {"en": "In the rulesets", "ru": "В наборах"},
+    "in_presets": {"en": "in {presets}", "ru": "в {presets}"},
+    "all_default": {"en": "every ruleset keeps the default", "ru": "во всех наборах — по умолчанию"},
+    "others_default": {"en": "the others keep the default", "ru": "в остальных — по умолчанию"},
+    "no_params": {"en": "This rule has no parameters.", "ru": "У этого правила нет параметров."},
+    "decisions": {"en": "Decisions", "ru": "Решения"},
+    "decision_intro": {
+        "en": "The sources disagree here; the parameter `{param}` holds the choice. All decisions are listed on "
+              "the [decisions page]({link}).",
+        "ru": "Здесь источники расходятся; выбор хранит параметр `{param}`. Все решения собраны на "
+              "[странице решений]({link}).",
+    },
+    "changed_by": {"en": "Overlays that change this rule", "ru": "Дополнения, которые меняют это правило"},
+    "changed_none": {
+        "en": "No overlay changes this rule yet.",
+        "ru": "Пока ни одно дополнение не меняет это правило.",
+    },
+    "replaces": {"en": "replaces this rule's logic", "ru": "заменяет логику этого правила"},
+    "sets": {"en": "sets {what}", "ru": "задаёт {what}"},
+    "used_in": {"en": "used in {presets}", "ru": "используется в {presets}"},
+    "used_nowhere": {"en": "used in no ruleset yet", "ru": "пока не входит ни в один набор"},
+    "code": {"en": "Rule-language source", "ru": "Код на языке правил"},
+    "code_intro": {
+        "en": "The rule as the interpreter runs it. The language is described on the "
+              "[rule language page]({link}).",
+        "ru": "Правило в том виде, в каком его исполняет интерпретатор. Язык описан на "
+              "[странице о языке правил]({link}).",
+    },
+    "no_code": {
+        "en": "This rule has no code of its own: its parameters are read by other rules or by the interpreter.",
+        "ru": "У этого правила нет своего кода: его параметры читают другие правила или интерпретатор.",
+    },
+    "phases": {"en": "Phases", "ru": "Фазы"},
+    "state": {"en": "State", "ru": "Состояние"},
+    "definitions": {"en": "Definitions", "ru": "Определения"},
+    "actions": {"en": "Actions", "ru": "Действия"},
+    "logic": {"en": "Logic", "ru": "Логика"},
+    "scope": {"en": "Scope", "ru": "Область"},
+    "lifetime": {"en": "Lifetime", "ru": "Время жизни"},
+    "initial": {"en": "Initial", "ru": "Начальное"},
+    "recorded": {"en": "Recorded", "ru": "В записи"},
+    "zone": {"en": "zone", "ru": "зона"},
+    "on": {"en": "on", "ru": "при"},
+    "order": {"en": "order", "ru": "порядок"},
+    "forbids": {"en": "forbids, reason `{reason}`", "ru": "запрещает, причина `{reason}`"},
+    "effect": {"en": "effect", "ru": "действие"},
+    "message": {"en": "Message", "ru": "Сообщение"},
+    "phase": {"en": "phase", "ru": "фаза"},
+    "actor": {"en": "actor", "ru": "кто ходит"},
+    "payload": {"en": "payload", "ru": "данные"},
+    "choices_of": {"en": "choices of `{field}`", "ru": "варианты `{field}`"},
+    "sample": {"en": "sample", "ru": "выборка"},
+    "when": {"en": "exists while", "ru": "доступно, пока"},
+    "hint": {"en": "bot hint", "ru": "подсказка боту"},
+    "examples": {"en": "Examples", "ru": "Примеры"},
+    "golden_intro": {
+        "en": "Records from the golden games that the oracle must reject under this rule; the test suite checks "
+              "each verdict.",
+        "ru": "Записи из эталонных партий, которые оракул обязан отвергнуть по этому правилу; каждый вердикт "
+              "проверяется тестами.",
+    },
+    "example_where": {
+        "en": "{path} (ruleset {ruleset}, deal {deal})",
+        "ru": "{path} (набор {ruleset}, сдача {deal})",
+    },
+    "example_illegal": {"en": "Illegal, reason {reason}.", "ru": "Запрещено, причина {reason}."},
+    "example_result": {
+        "en": "A wrong result on the score sheet is rejected, reason {reason}.",
+        "ru": "Неверный результат в таблице счёта отвергается, причина {reason}.",
+    },
+    "rejected": {"en": "rejected", "ru": "отвергнуто"},
+    "sources": {"en": "Sources", "ru": "Источники"},
+    "sources_intro": {
+        "en": "Lines of the source texts this rule rests on; see the [sources page]({link}).",
+        "ru": "Строки исходных текстов, на которых основано правило; см. [страницу источников]({link}).",
+    },
+    "no_sources": {
+        "en": "No source states this rule; it is needed to make the game executable.",
+        "ru": "Ни один источник не формулирует это правило; оно нужно, чтобы игру можно было исполнить.",
+    },
+    "no_sources_overlay": {"en": "This overlay cites no source.", "ru": "Это дополнение не ссылается на источники."},
+    "covers": {"en": "Catalogue entries covered: {items}.", "ru": "Покрывает записи каталога: {items}."},
+    "origin_overlay": {
+        "en": "This rule is added by the overlay [{id}]({link}).",
+        "ru": "Это правило добавлено дополнением [{id}]({link}).",
+    },
+    # index pages
+    "rules_intro": {
+        "en": "Every rule of the core game, grouped by the part of the game it belongs to. Each page gives the "
+              "text, the parameters and their values in each ruleset, the contested points, the code and the "
+              "sources.",
+        "ru": "Все правила основной игры, по частям игры. На странице каждого правила — текст, параметры и их "
+              "значения в каждом наборе, спорные места, код и источники.",
+    },
+    "params_col": {"en": "Parameters", "ru": "Параметры"},
+    "presets_intro": {
+        "en": "A ruleset (preset) is the core rules, then overlays in order, then parameter values.",
+        "ru": "Набор правил (пресет) — это основные правила, затем дополнения по порядку, затем значения "
+              "параметров.",
+    },
+    "compare": {"en": "Compare", "ru": "Сравнение"},
+    "see_matrix": {
+        "en": "All parameters side by side: [parameters by ruleset]({matrix}); every contested point: "
+              "[decisions]({decisions}).",
+        "ru": "Все параметры рядом: [параметры по наборам]({matrix}); все спорные места: "
+              "[решения]({decisions}).",
+    },
+    "overlays_intro": {
+        "en": "An overlay sets parameters, replaces a named rule, or adds a rule of its own. Presets list the "
+              "overlays they use.",
+        "ru": "Дополнение задаёт параметры, заменяет правило по имени или добавляет своё правило. Наборы "
+              "перечисляют дополнения, которые используют.",
+    },
+    # preset pages
+    "preset_meta": {"en": "Ruleset `{id}`, from `{path}`.", "ru": "Набор `{id}`, файл `{path}`."},
+    "extends": {"en": "Extends [{id}]({link}).", "ru": "Расширяет набор [{id}]({link})."},
+    "overlays_used": {"en": "Overlays", "ru": "Дополнения"},
+    "no_overlays": {"en": "This ruleset uses no overlays.", "ru": "Этот набор не использует дополнений."},
+    "preset_rules": {
+        "en": "This ruleset plays the {n} [core rules]({link}), with the changes its overlays make below (if any).",
+        "ru": "Этот набор играет по {n} [основным правилам]({link}) с изменениями, которые вносят его "
+              "дополнения (если они есть, они перечислены ниже).",
+    },
+    "replaced_by": {"en": "replaced by the overlay {overlay}", "ru": "заменено дополнением {overlay}"},
+    "added_by": {"en": "added by the overlay {overlay}", "ru": "добавлено дополнением {overlay}"},
+    "preset_values": {"en": "Parameters set by this ruleset", "ru": "Параметры, заданные этим набором"},
+    "preset_no_values": {
+        "en": "Every parameter keeps its default (listed on the [matrix]({link})).",
+        "ru": "Все параметры имеют значения по умолчанию (см. [таблицу]({link})).",
+    },
+    "preset_decisions": {"en": "How this ruleset settles the decisions", "ru": "Как этот набор решает спорные места"},
+    "play_it": {"en": "Play it", "ru": "Сыграть"},
+    "play_it_text": {
+        "en": "Play a whole seeded game of this ruleset and write its record:",
+        "ru": "Сыграть целую партию этого набора со случайными ходами и записать её:",
+    },
+    "summary": {"en": "{rules} rules, {params} parameters.", "ru": "Правил: {rules}, параметров: {params}."},
+    # matrix and decisions
+    "matrix_intro": {
+        "en": "Every parameter, its default, and its value in each ruleset: a dot (·) means the ruleset keeps "
+              "the default, a value in bold is the ruleset's own, and a dash means the ruleset does not have "
+              "the parameter. A parameter's name links to the rule that declares it.",
+        "ru": "Каждый параметр, его значение по умолчанию и значение в каждом наборе: точка (·) — набор "
+              "оставляет значение по умолчанию, жирным — собственное значение набора, прочерк — в наборе нет "
+              "такого параметра. Имя параметра ведёт к правилу, которое его объявляет.",
+    },
+    "matrix_differ": {"en": "Where the rulesets differ", "ru": "Где наборы различаются"},
+    "matrix_no_diff": {
+        "en": "No ruleset ({presets}) changes a parameter from its default.",
+        "ru": "Ни один набор ({presets}) не меняет значений по умолчанию.",
+    },
+    "matrix_same": {"en": "The same in every ruleset", "ru": "Одинаково во всех наборах"},
+    "matrix_same_text": {
+        "en": "No ruleset changes these parameters; each keeps its default.",
+        "ru": "Ни один набор не меняет эти параметры; у каждого — значение по умолчанию.",
+    },
+    "decisions_intro": {
+        "en": "Each contested point names the parameter that holds the choice, the source lines behind each "
+              "option, the default and why, and the option each ruleset picks. Sources are cited as "
+              "*Fn line*, where Fn is the source file whose name starts with n (see [sources]({link})).",
+        "ru": "Для каждого спорного места указаны параметр, который хранит выбор, строки источников за каждым "
+              "вариантом, вариант по умолчанию с обоснованием и выбор каждого набора. Источники указаны как "
+              "*Fn строка*, где Fn — файл источника, имя которого начинается с n (см. [источники]({link})).",
+    },
+    "decision_rule": {
+        "en": "Rule: [{title}]({link}), parameter `{param}`.",
+        "ru": "Правило: [{title}]({link}), параметр `{param}`.",
+    },
+    "overview": {"en": "At a glance", "ru": "Коротко"},
+    "other_value": {"en": "(another value)", "ru": "(другое значение)"},
+    # reference
+    "language_intro": {
+        "en": "Rule files carry code in a small language: expressions for guards, choices and definitions, and "
+              "statement blocks for effects. This page is built from the grammar and the standard library's "
+              "registry, so it always matches the interpreter.",
+        "ru": "Файлы правил содержат код на маленьком языке: выражения для запретов, вариантов и определений и "
+              "блоки операторов для действий. Страница собрана из грамматики и реестра стандартной библиотеки, "
+              "поэтому всегда совпадает с интерпретатором.",
+    },
+    "types": {"en": "Types", "ru": "Типы"},
+    "types_text": {
+        "en": "Scalar types: {scalars}. `list[T]` is a list of `T`, `T?` may also be `none`, and `cards` is "
+              "short for `list[card]`.",
+        "ru": "Простые типы: {scalars}. `list[T]` — список из `T`, `T?` может быть ещё и `none`, `cards` — "
+              "сокращение для `list[card]`.",
+    },
+    "keywords": {"en": "Keywords", "ru": "Ключевые слова"},
+    "engine_vars": {"en": "Names the engine provides", "ru": "Имена, которые даёт движок"},
+    "engine_vars_text": {
+        "en": "Every game has these, whatever its rules.",
+        "ru": "Они есть в любой игре, какими бы ни были правила.",
+    },
+    "grammar": {"en": "Grammar", "ru": "Грамматика"},
+    "grammar_text": {
+        "en": "The Lark grammar, as the parser reads it (`{path}`):",
+        "ru": "Грамматика Lark в том виде, в каком её читает парсер (`{path}`):",
+    },
+    "stdlib": {"en": "Standard library", "ru": "Стандартная библиотека"},
+    "stdlib_text": {
+        "en": "Signatures give the argument types; arguments in brackets may be left out. The descriptions are "
+              "the registry's own.",
+        "ru": "В сигнатурах указаны типы аргументов; аргументы в скобках можно опустить. Описания взяты из "
+              "реестра как есть (по-английски).",
+    },
+    "kind_pure": {"en": "Functions", "ru": "Функции"},
+    "kind_procedure": {"en": "Procedures (change lists in place)", "ru": "Процедуры (меняют списки на месте)"},
+    "kind_random": {"en": "Random (seeded)", "ru": "Случайные (с зерном)"},
+    "kind_engine": {"en": "Engine calls", "ru": "Вызовы движка"},
+    "signature": {"en": "Signature", "ru": "Сигнатура"},
+    "description": {"en": "Description", "ru": "Описание"},
+    "returns_arg": {"en": "type of argument {n}", "ru": "тип аргумента {n}"},
+    "returns_elem": {"en": "item type of argument {n}", "ru": "тип элемента аргумента {n}"},
+    "schema_intro": {
+        "en": "Rule files (`spec/**.yaml`) and overlays (`variants/**.yaml`) follow the rule schema; presets "
+              "(`variants/presets/*.yaml`) follow the preset schema. Files are checked against these schemas "
+              "when they are loaded.",
+        "ru": "Файлы правил (`spec/**.yaml`) и дополнений (`variants/**.yaml`) следуют схеме правила; наборы "
+              "(`variants/presets/*.yaml`) — схеме набора. Файлы проверяются по этим схемам при загрузке.",
+    },
+    "field": {"en": "Field", "ru": "Поле"},
+    "required": {"en": "Required", "ru": "Обязательно"},
+    "any_value": {"en": "any value", "ru": "любое значение"},
+    "list_of": {"en": "list of {x}", "ru": "список из {x}"},
+    "map_of": {"en": "map from {k} to {v}", "ru": "словарь {k} → {v}"},
+    "one_of": {"en": "one of {x}", "ru": "одно из {x}"},
+    "exactly_one": {"en": "exactly one of: {x}", "ru": "ровно одно из: {x}"},
+    "pattern": {"en": "matching `{p}`", "ru": "по шаблону `{p}`"},
+    "names": {"en": "names", "ru": "имена"},
+    "items_between": {"en": "{lo} to {hi} items", "ru": "от {lo} до {hi} элементов"},
+    "definitions_of": {"en": "Parts", "ru": "Составные части"},
+    "cli_intro": {
+        "en": "Built from the command line's own definitions; `thousand COMMAND --help` prints the same.",
+        "ru": "Собрано из определений самой командной строки; `thousand КОМАНДА --help` выводит то же "
+              "(по-английски).",
+    },
+    "usage": {"en": "Usage", "ru": "Использование"},
+    "argument": {"en": "Argument", "ru": "Аргумент"},
+    "sources_page_intro": {
+        "en": "The rule files cite the source texts by file name and line. The texts themselves are not "
+              "reproduced here. *Fn* is short for the file whose name starts with the number n.",
+        "ru": "Файлы правил ссылаются на исходные тексты по имени файла и номеру строки. Сами тексты здесь "
+              "не воспроизводятся. *Fn* — сокращение для файла, имя которого начинается с числа n.",
+    },
+    "short": {"en": "Short", "ru": "Кратко"},
+    "citations": {"en": "Citations", "ru": "Ссылок"},
+    "glossary_intro": {
+        "en": "Russian terms of the game, with the English words this rulebook uses for them.",
+        "ru": "Русские термины игры и английские слова, которыми их называет этот свод правил.",
+    },
+    "russian": {"en": "Russian", "ru": "По-русски"},
+    "transcript_title": {"en": "Transcript format", "ru": "Формат записи партии"},
+    "coming": {"en": "Coming — not written yet", "ru": "Готовится — пока не написано"},
+    "transcript_coming": {
+        "en": "This page is generated from the record format's JSON Schema, which the code does not ship yet. "
+              "Until then, the records that `thousand play` writes are the reference.",
+        "ru": "Эта страница создаётся из JSON-схемы формата записи, которой в коде пока нет. До тех пор "
+              "образцом служат записи, которые пишет `thousand play`.",
+    },
+    "transcript_intro": {
+        "en": "A game record (transcript) names the ruleset and the players and lists every deal with its "
+              "actions. Records are checked against this schema when they are read.",
+        "ru": "Запись партии называет набор правил и игроков и перечисляет каждую сдачу с её действиями. При "
+              "чтении запись проверяется по этой схеме (описания полей — по-английски).",
+    },
+    "marks": {"en": "Score-sheet marks", "ru": "Пометки в записи счёта"},
+    "mark_event": {"en": "Event", "ru": "Событие"},
+    "symbol": {"en": "Symbol", "ru": "Знак"},
+    "not_normative": {
+        "en": "Not a rule of the game: this file supports the software (for example the built-in bot). It "
+              "never changes what is legal.",
+        "ru": "Не правило игры: этот файл нужен программе (например, встроенному боту). На то, что разрешено, "
+              "он не влияет.",
+    },
+    "not_normative_area": {"en": "Not rules of the game", "ru": "Не правила игры"},
+    "english": {"en": "English", "ru": "По-английски"},
+}
+
+
+def label(key: str, lang: str, **fmt: object) -> str:
+    """A site string in ``lang``, formatted; a missing key is a bug, so it raises."""
+    text = _LABELS[key][lang]
+    return text.format(**fmt) if fmt else text

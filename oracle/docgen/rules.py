@@ -1,0 +1,374 @@
+"""The page of each rule (and overlay), and the index of rules.
+
+A rule page puts the statute and the code side by side: the text in the reader's
+language, the parameters with their value in every preset, the contested points,
+the rule-language source exactly as the rule file holds it, and the source lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from .examples import action_text
+from .labels import label
+from .md import code, fence, heading, link, option_key, plain, prose, show, table
+from .site import Decision, RuleEntry, Site
+
+RULE_FENCE = "rule"  # highlighted by oracle.docgen.highlight through pymdownx.superfences
+DECISIONS_PAGE = "decisions.md"
+LANGUAGE_PAGE = "reference/language.md"
+SOURCES_PAGE = "reference/sources.md"
+RULES_INDEX = "rules/index.md"
+OVERLAYS_INDEX = "overlays/index.md"
+
+
+def tr(value: Any, lang: str) -> str:
+    """A text field in ``lang``: an {en, ru} mapping, or a plain string shown as written."""
+    if isinstance(value, dict):
+        return str(value.get(lang) or value.get("en") or "")
+    return "" if value is None else str(value)
+
+
+def source_label(seed: str) -> str:
+    """The short name the rule files' prose uses for a source file: F and its leading number."""
+    head = seed.split("_", 1)[0]
+    return f"F{int(head)}" if head.isdigit() else seed
+
+
+def lines_text(lines: list[int]) -> str:
+    a, b = int(lines[0]), int(lines[1])
+    return str(a) if a == b else f"{a}–{b}"
+
+
+def cite(sources: list[dict[str, Any]]) -> str:
+    """Citations in one line, grouped by file: ``F0 10, 176; F3 34``."""
+    by_file: dict[str, list[str]] = {}
+    for s in sources:
+        by_file.setdefault(str(s["seed"]), []).append(lines_text(s["lines"]))
+    return "; ".join(f"{source_label(f)} {', '.join(ls)}" for f, ls in by_file.items())
+
+
+def param_type(spec: dict[str, Any]) -> str:
+    t = code(str(spec["type"]))
+    if spec.get("choices"):
+        t += ": " + ", ".join(code(c) for c in spec["choices"])
+    bounds = [f"≥ {spec['min']}" if spec.get("min") is not None else "",
+              f"≤ {spec['max']}" if spec.get("max") is not None else ""]
+    bounds = [b for b in bounds if b]
+    return t + (f" ({', '.join(bounds)})" if bounds else "")
+
+
+def value_cell(value: Any, default: Any) -> str:
+    text = code(show(value))
+    return f"**{text}**" if plain(value) != plain(default) else text
+
+
+def _params_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
+    out = [heading(2, label("parameters", lang), "parameters"), ""]
+    params = rule.params()
+    if not params:
+        # An overlay that only sets other rules' parameters says so in its summary already.
+        return [] if rule.kind == "overlay" else [*out, label("no_params", lang), ""]
+    # One column for all rulesets, listing only those that differ: the table stays readable however many
+    # presets there are. Every value is also on the matrix page.
+    headers = [label("parameter", lang), label("type", lang), label("meaning", lang), label("default_col", lang),
+               label("in_rulesets", lang)]
+    rows = []
+    for name, spec in params.items():
+        by_value: dict[str, list[str]] = {}
+        keeps: list[str] = []
+        for p in site.presets:
+            if name not in p.resolved.params:
+                continue
+            v = p.resolved.values[name]
+            if plain(v) == plain(spec["default"]):
+                keeps.append(p.id)
+            else:
+                by_value.setdefault(show(v), []).append(f"[{p.id}]({link(rule.page, p.page)})")
+        others = "; ".join(f"**{code(v)}** {label('in_presets', lang, presets=', '.join(ps))}"
+                           for v, ps in by_value.items())
+        if not by_value:
+            others = label("all_default", lang) if keeps else "—"
+        elif keeps:
+            others += "; " + label("others_default", lang)
+        rows.append([code(name), param_type(spec), tr(plain(spec["doc"]), lang), code(show(spec["default"])), others])
+    return [*out, table(headers, rows), ""]
+
+
+def preset_choice(site: Site, d: Decision, option: str) -> list[str]:
+    """The presets whose value of the decision's parameter is this option."""
+    return [p.id for p in site.presets
+            if d.parameter in p.resolved.values and option_key(p.resolved.values[d.parameter]) == option]
+
+
+def decision_table(site: Site, d: Decision, page: str, lang: str) -> str:
+    default = option_key(d.data["default"])
+    rows = []
+    for opt, sources in plain(d.data["options"]).items():
+        name = code(opt) + (f" ({label('default', lang)})" if str(opt) == default else "")
+        chosen = ", ".join(f"[{pid}]({link(page, f'presets/{pid}.md')})"
+                           for pid in preset_choice(site, d, str(opt)))
+        rows.append([name, cite(sources or []), chosen])
+    # A preset may set a value no option names (a house value); show it rather than hide it.
+    known = {str(o) for o in d.data["options"]}
+    for p in site.presets:
+        v = p.resolved.values.get(d.parameter)
+        if d.parameter in p.resolved.values and option_key(v) not in known:
+            rows.append([code(show(v)) + " " + label("other_value", lang), "", f"[{p.id}]({link(page, p.page)})"])
+    return table([label("option", lang), label("sources", lang), label("chosen_by", lang)], rows)
+
+
+def decision_title(d: Decision, lang: str) -> str:
+    topic = tr(plain(d.data["topic"]), lang)
+    return f"{label('contradiction', lang, n=d.number)}. {topic}" if d.number is not None else topic
+
+
+def _decisions_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
+    decs = [d for d in site.decisions() if d.rule is rule]
+    if not decs:
+        return []
+    out = [heading(2, label("decisions", lang), "decisions"), ""]
+    for d in decs:
+        out += [heading(3, decision_title(d, lang), d.anchor), "",
+                label("decision_intro", lang, param=d.parameter, link=link(rule.page, DECISIONS_PAGE, d.anchor)),
+                "", decision_table(site, d, rule.page, lang), "",
+                f"**{label('why', lang)}:** {prose(tr(plain(d.data['why']), lang))}", ""]
+    return out
+
+
+def _overlays_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
+    if rule.kind == "overlay":
+        return []
+    out = [heading(2, label("changed_by", lang), "overlays"), ""]
+    effects = site.overlay_effects(rule)
+    if not effects:
+        return [*out, label("changed_none", lang), ""]
+    for ov, replaces, sets in effects:
+        what = []
+        if replaces:
+            what.append(label("replaces", lang))
+        if sets:
+            what.append(label("sets", lang, what=", ".join(f"{code(k)} = {code(show(v))}" for k, v in sets.items())))
+        users = site.presets_using(ov.id)
+        used = (label("used_in", lang, presets=", ".join(f"[{p.id}]({link(rule.page, p.page)})" for p in users))
+                if users else label("used_nowhere", lang))
+        title = tr(plain(ov.doc.get("title")), lang)
+        out.append(f"- [{title}]({link(rule.page, ov.page)}) ({code(ov.id)}): {'; '.join(what)}; {used}.")
+    return [*out, ""]
+
+
+def _clause_head(cl: dict[str, Any], lang: str) -> str:
+    parts = [f"**{label('on', lang)} {code(cl['on'])}**"]
+    if "order" in cl:
+        parts.append(f"{label('order', lang)} {cl['order']}")
+    parts.append(label("forbids", lang, reason=cl["reason"]) if "forbid" in cl else label("effect", lang))
+    return " · ".join(parts)
+
+
+def _code_section(rule: RuleEntry, lang: str) -> list[str]:
+    data = plain(rule.doc.data)
+    out = [heading(2, label("code", lang), "code"), "",
+           label("code_intro", lang, link=link(rule.page, LANGUAGE_PAGE)), ""]
+    has_code = False
+    if data.get("phases"):
+        has_code = True
+        out += [heading(3, label("phases", lang), "phases"), "", ", ".join(code(p) for p in data["phases"]), ""]
+    if data.get("state"):
+        has_code = True
+        rows = []
+        for name, spec in data["state"].items():
+            t = code(spec["type"]) + (f" ({label('zone', lang)})" if spec.get("zone") else "")
+            rows.append([code(name), t, spec.get("scope", "game"), spec.get("lifetime", "deal"),
+                         code(show(spec.get("init"))) if "init" in spec else "",
+                         label("yes", lang) if spec.get("record") else "", spec.get("doc", "")])
+        out += [heading(3, label("state", lang), "state"), "",
+                table(["", label("type", lang), label("scope", lang), label("lifetime", lang), label("initial", lang),
+                       label("recorded", lang), label("meaning", lang)], rows), ""]
+    if data.get("define"):
+        has_code = True
+        out += [heading(3, label("definitions", lang), "definitions"), ""]
+        for name, spec in data["define"].items():
+            args = ", ".join(f"{a}: {t}" for a, t in (spec.get("args") or {}).items())
+            sig = code(f"{name}({args}) -> {spec['returns']}")
+            out += [sig + (f" — {prose(spec['doc'])}" if spec.get("doc") else ""), "",
+                    fence(spec.get("expr", ""), RULE_FENCE), ""]
+    if data.get("actions"):
+        has_code = True
+        out += [heading(3, label("actions", lang), "actions"), ""]
+        for name, spec in data["actions"].items():
+            payload = ", ".join(f"{f}: {t}" for f, t in (spec.get("payload") or {}).items())
+            head = [f"**{code(name)}**", f"{label('phase', lang)} {code(spec['phase'])}",
+                    f"{label('actor', lang)} {code(spec.get('actor', 'turn'))}"]
+            if payload:
+                head.append(f"{label('payload', lang)} {code('{' + payload + '}')}")
+            out += [" · ".join(head) + (f" — {spec['doc']}" if spec.get("doc") else ""), ""]
+            for f, expr in (spec.get("choices") or {}).items():
+                out += [label("choices_of", lang, field=f) + ":", "", fence(expr, RULE_FENCE), ""]
+            for key, lab in (("when", "when"), ("sample", "sample")):
+                if spec.get(key):
+                    out += [label(lab, lang) + ":", "", fence(spec[key], RULE_FENCE), ""]
+            hint = (spec.get("random") or {}).get("hint")
+            if hint:
+                out += [label("hint", lang) + ":", "", fence(hint, RULE_FENCE), ""]
+    if data.get("logic"):
+        has_code = True
+        out += [heading(3, label("logic", lang), "logic"), ""]
+        for cl in data["logic"]:
+            out += [_clause_head(cl, lang), "", fence(cl.get("forbid") or cl.get("do") or "", RULE_FENCE), ""]
+            if cl.get("message"):
+                out += [f"{label('message', lang)}: *{prose(cl['message'])}*", ""]
+    if not has_code:
+        if rule.kind == "overlay":
+            return []
+        out += [label("no_code", lang), ""]
+    return out
+
+
+def _examples_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
+    own = plain(rule.doc.get("examples") or [])
+    golden = site.examples.get(rule.id, [])
+    if not (own or golden):
+        return []
+    out = [heading(2, label("examples", lang), "examples"), ""]
+    if golden:
+        out += [label("golden_intro", lang), ""]
+    for ex in golden:
+        before, bad = ex.actions()
+        reason = code(ex.expect.get("reason", ""))
+        where = label("example_where", lang, path=code(ex.path), ruleset=ex.ruleset, deal=ex.expect.get("deal"))
+        if bad is not None:
+            lines = [action_text(a) for a in before] + [action_text(bad) + "   # " + label("rejected", lang)]
+            out += [f"**{label('example_illegal', lang, reason=reason)}** {where}:", "",
+                    fence("\n".join(lines), "text"), ""]
+        else:
+            out += [f"**{label('example_result', lang, reason=reason)}** {where}.", ""]
+    for ex in own:
+        out += [fence(yaml.safe_dump(ex, allow_unicode=True, sort_keys=False), "yaml"), ""]
+    return out
+
+
+def _marks_section(rule: RuleEntry, lang: str) -> list[str]:
+    marks = plain(rule.doc.get("marks") or {})
+    if not marks:
+        return []
+    rows = [[code(name), f"**{m.get('symbol', '')}**", tr(m, lang)] for name, m in marks.items()]
+    return [heading(2, label("marks", lang), "marks"), "",
+            table([label("mark_event", lang), label("symbol", lang), label("meaning", lang)], rows), ""]
+
+
+def _sources_section(rule: RuleEntry, lang: str) -> list[str]:
+    out = [heading(2, label("sources", lang), "sources"), ""]
+    sources = plain(rule.doc.get("sources") or [])
+    if not sources:
+        out += [label("no_sources" if rule.kind == "rule" else "no_sources_overlay", lang), ""]
+    else:
+        by_file: dict[str, list[str]] = {}
+        for s in sources:
+            note = f" ({s['note']})" if s.get("note") else ""
+            by_file.setdefault(s["seed"], []).append(lines_text(s["lines"]) + note)
+        rows = [[source_label(f), code(f), ", ".join(ls)] for f, ls in by_file.items()]
+        out += [label("sources_intro", lang, link=link(rule.page, SOURCES_PAGE)), "",
+                table(["", label("file", lang), label("lines", lang)], rows), ""]
+    covers = plain(rule.doc.get("covers") or [])
+    if covers:
+        out += [label("covers", lang, items=", ".join(code(c) for c in covers)), ""]
+    return out
+
+
+def _english_only_note(rule: RuleEntry, lang: str) -> list[str]:
+    """Say so when a page in another language shows fields the rule files keep in English only."""
+    if lang == "en":
+        return []
+    fields = []
+    if any(isinstance(plain(d.get("topic")), str) or isinstance(plain(d.get("why")), str)
+           for d in rule.doc.get("decisions") or []):
+        fields.append("`decisions.topic`, `decisions.why`")
+    if any(cl.get("message") for cl in rule.doc.get("logic") or []):
+        fields.append("`logic.message`")
+    if not fields:
+        return []
+    return ["!!! info \"\"", "    " + label("english_only", lang, fields=", ".join(fields)), ""]
+
+
+def rule_page(site: Site, rule: RuleEntry, lang: str) -> str:
+    doc = rule.doc
+    meta = label("rule_meta" if rule.kind == "rule" else "overlay_meta", lang, id=rule.id, path=doc.path)
+    out = [f"# {tr(plain(doc.get('title')), lang)}", "", f"<small>{meta}</small>", "",
+           prose(tr(plain(doc.get("text")), lang)), ""]
+    if not rule.normative:
+        out += ["!!! info \"\"", "    " + label("not_normative", lang), ""]
+    if rule.kind == "overlay":
+        out += _overlay_summary(site, rule, lang)
+    notes = plain(doc.get("notes"))
+    if notes:
+        body = prose(tr(notes, lang)).replace("\n", "\n    ")
+        out += [f"!!! note \"{label('notes', lang)}\"", "", f"    {body}", ""]
+    out += _english_only_note(rule, lang)
+    out += _params_section(site, rule, lang)
+    out += _decisions_section(site, rule, lang)
+    out += _overlays_section(site, rule, lang)
+    out += _marks_section(rule, lang)
+    out += _code_section(rule, lang)
+    out += _examples_section(site, rule, lang)
+    out += _sources_section(rule, lang)
+    out += ["---", "", f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
+    return "\n".join(out)
+
+
+def _overlay_summary(site: Site, ov: RuleEntry, lang: str) -> list[str]:
+    out = []
+    target = ov.doc.get("overrides")
+    if target is not None:
+        r = site.rule(str(target))
+        name = f"[{tr(plain(r.doc.get('title')), lang)}]({link(ov.page, r.page)})" if r else code(target)
+        out.append(f"- {label('replaces', lang).capitalize()}: {name}")
+    sets = plain(ov.doc.get("set") or {})
+    if sets:
+        items = []
+        for k, v in sets.items():
+            owner = site.owner_of(k)
+            name = f"[{code(k)}]({link(ov.page, owner.page, 'parameters')})" if owner else code(k)
+            items.append(f"{name} = {code(show(v))}")
+        out.append("- " + label("sets", lang, what=", ".join(items)).capitalize())
+    users = site.presets_using(ov.id)
+    out.append("- " + (label("used_in", lang, presets=", ".join(f"[{p.id}]({link(ov.page, p.page)})" for p in users))
+                       if users else label("used_nowhere", lang)).capitalize())
+    return [*out, ""]
+
+
+def rules_index(site: Site, lang: str) -> str:
+    page = RULES_INDEX
+    out = [f"# {label('rules_title', lang)}", "", label("rules_intro", lang), ""]
+    by_area: dict[str, list[RuleEntry]] = {}
+    for r in site.rules:
+        if r.normative:
+            by_area.setdefault(r.area, []).append(r)
+    groups = [(site.areas[a].title[lang], f"area-{a or 'other'}", by_area[a])
+              for a in sorted(by_area, key=lambda a: site.areas[a].order)]
+    # Files that are not rules of the game (play hints) are listed apart, after the game itself.
+    apart = [r for r in site.rules if not r.normative]
+    if apart:
+        groups.append((label("not_normative_area", lang), "not-rules", apart))
+    for title, anchor, entries in groups:
+        out += [heading(2, title, anchor), ""]
+        rows = [[f"[{tr(plain(r.doc.get('title')), lang)}]({link(page, r.page)})", code(r.id),
+                 ", ".join(code(p) for p in r.params())] for r in entries]
+        out += [table([label("rule", lang), label("id", lang), label("params_col", lang)], rows), ""]
+    out += [f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
+    return "\n".join(out)
+
+
+def overlays_index(site: Site, lang: str) -> str:
+    page = OVERLAYS_INDEX
+    out = [f"# {label('overlays_title', lang)}", "", label("overlays_intro", lang), ""]
+    if not site.overlays:
+        out += [label("none_yet", lang), ""]
+    else:
+        rows = [[f"[{tr(plain(o.doc.get('title')), lang)}]({link(page, o.page)})", code(o.id),
+                 ", ".join(f"[{p.id}]({link(page, p.page)})" for p in site.presets_using(o.id))]
+                for o in site.overlays]
+        out += [table([label("title", lang), label("id", lang), label("chosen_by", lang)], rows), ""]
+    out += [f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
+    return "\n".join(out)

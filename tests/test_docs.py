@@ -1,0 +1,326 @@
+"""The rulebook site: its generated pages are fresh and complete, it builds strictly, its links hold, and it renders.
+
+The generated Markdown under docs/generated/ is committed, so a rule file changed
+without running `thousand docs` must fail here. The build, link and browser tests
+share one strict mkdocs build per run; the browser test skips (with the reason)
+where there is no Chromium, and saves its screenshots under artifacts/docs/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import os
+import posixpath
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+
+from oracle.cli import main
+from oracle.docgen import write_pages
+from oracle.docgen.labels import LANGS
+from oracle.docgen.md import option_key, plain
+from oracle.rulefile import RuleDoc
+from oracle.ruleset import load_library
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+GENERATED = DOCS / "generated"
+DATA = DOCS / "_data"
+ARTIFACTS = ROOT / "artifacts" / "docs"
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _words(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# --------------------------------------------------------------------------- the generated Markdown
+
+def test_generated_pages_are_fresh(tmp_path: Path) -> None:
+    out = tmp_path / GENERATED.name
+    write_pages(out, DATA)
+    fresh, committed = _tree(out), _tree(GENERATED)
+    missing = sorted(set(fresh) - set(committed))
+    extra = sorted(set(committed) - set(fresh))
+    changed = sorted(k for k in set(fresh) & set(committed) if fresh[k] != committed[k])
+    assert not (missing or extra or changed), (
+        "docs/generated is stale; run `thousand docs` and commit the result.\n"
+        f"missing: {missing[:10]}\nnot generated any more: {extra[:10]}\nchanged: {changed[:10]}")
+
+
+def _pages_by_lang() -> dict[str, list[str]]:
+    pages: dict[str, list[str]] = {lang: [] for lang in LANGS}
+    for path in GENERATED.rglob("*.md"):
+        suffix = path.suffixes[-2] if len(path.suffixes) > 1 else ""
+        lang = suffix[1:] if suffix[1:] in LANGS else "en"
+        pages[lang].append(_words(path.read_text(encoding="utf-8")))
+    return pages
+
+
+def test_every_rule_and_preset_has_a_page_in_both_languages() -> None:
+    # Checked from the rule files' side, not the generator's: a page that opens with the
+    # title in that language and carries the text in that language.
+    lib = load_library()
+    pages = _pages_by_lang()
+    docs = [*lib.rules.values(), *lib.overlays.values(), *lib.presets.values()]
+    assert lib.presets, "no presets found"
+    for doc in docs:
+        for lang in LANGS:
+            title, text = str(doc.data["title"][lang]), _words(str(doc.data["text"][lang]))
+            hits = [p for p in pages[lang] if p.startswith(f"# {title} ") and text[:60] in p and f"`{doc.id}`" in p]
+            assert hits, f"{doc.path}: no {lang} page with its title and text"
+
+
+def test_hand_written_pages_exist_in_both_languages() -> None:
+    written = [p for p in DOCS.rglob("*.md") if GENERATED not in p.parents]
+    stems = {(p.parent, p.name.removesuffix(".md").removesuffix(".ru")) for p in written}
+    for folder, stem in sorted(stems):
+        for lang in LANGS:
+            name = f"{stem}.md" if lang == "en" else f"{stem}.{lang}.md"
+            assert (folder / name).is_file(), f"{folder / name} is missing (every hand-written page needs {LANGS})"
+
+
+def test_docs_command_writes_and_refuses_foreign_folders(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "generated"
+    assert main(["docs", "--out", str(out), "--data", str(DATA)]) == 0
+    assert (out / ".thousand-docs").is_file() and (out / "nav.yml").is_file()
+    assert len(list(out.rglob("*.ru.md"))) == len(list(out.rglob("*.md"))) // 2, "every page in both languages"
+    assert main(["docs", "--out", str(out), "--data", str(DATA)]) == 0, "rewriting its own folder must work"
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.md").write_text("keep me\n", encoding="utf-8")
+    assert main(["docs", "--out", str(foreign), "--data", str(DATA)]) == 2
+    assert (foreign / "notes.md").read_text(encoding="utf-8") == "keep me\n"
+    assert "refusing" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the built site
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    missing = [m for m in ("mkdocs", "material", "mkdocs_static_i18n") if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"the site cannot be built: {', '.join(missing)} not installed (pip install -e '.[docs]')")
+    out = tmp_path_factory.mktemp("site") / "site"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
+                           "-d", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    log = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{log[-4000:]}")
+    out.joinpath(".build.log").write_text(log, encoding="utf-8")
+    return out
+
+
+def test_mkdocs_build_strict_has_no_warnings(site: Path) -> None:
+    log = (site / ".build.log").read_text(encoding="utf-8")
+    warnings = [line for line in log.splitlines() if re.match(r"\s*(WARNING|ERROR)\b", line)]
+    assert not warnings, "\n".join(warnings)
+    for lang in LANGS:
+        prefix = "" if lang == "en" else f"{lang}/"
+        assert (site / prefix / "index.html").is_file(), f"no {lang} home page"
+        assert (site / prefix / "generated" / "matrix" / "index.html").is_file(), f"no {lang} matrix"
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(str(a["id"]))
+        if tag == "a" and a.get("name"):
+            self.ids.add(str(a["name"]))
+        for key in ("href", "src"):
+            if a.get(key) and not (tag == "link" and a.get("rel") in ("canonical", "alternate")):
+                self.refs.append(str(a[key]))
+
+
+@functools.cache
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_no_broken_internal_links(site: Path) -> None:
+    broken = []
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 50
+    for page in pages:
+        here = page.relative_to(site).as_posix()
+        for ref in _parse(page).refs:
+            parts = urlsplit(ref)
+            if parts.scheme or parts.netloc or ref.startswith(("mailto:", "javascript:", "data:")):
+                continue
+            if parts.path:
+                # Root-relative links (the 404 page has them) start from the site folder.
+                base = "" if parts.path.startswith("/") else posixpath.dirname(here)
+                target = posixpath.normpath(posixpath.join(base, unquote(parts.path).lstrip("/")))
+                path = site / target
+                if path.is_dir():
+                    path = path / "index.html"
+            else:
+                path = page
+            if not path.is_file():
+                broken.append(f"{here}: {ref} (no such file)")
+            elif parts.fragment and path.suffix == ".html" and unquote(parts.fragment) not in _parse(path).ids:
+                broken.append(f"{here}: {ref} (no such anchor)")
+    assert not broken, f"{len(broken)} broken links:\n" + "\n".join(broken[:40])
+
+
+# --------------------------------------------------------------------------- in a browser
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(site: Path) -> Iterator[str]:
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _chromium(url: str, shot: Path, profile: Path) -> str:
+    """Load a page headless: return its DOM after scripts ran, and save a screenshot."""
+    assert CHROMIUM
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+           f"--user-data-dir={profile}", "--window-size=1280,1800", f"--screenshot={shot}", "--dump-dom", url]
+    # Its own session, so that a hung browser and its helper processes can be ended together.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    try:
+        dom, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"chromium did not finish loading {url} in 60 s")
+    assert proc.returncode == 0, f"chromium failed on {url}"
+    return dom
+
+
+def _sample_rule() -> RuleDoc:
+    # A rule with parameters and code shows the most of a rule page.
+    lib = load_library()
+    rules = sorted(lib.rules.values(), key=lambda d: (not (d.get("params") and d.get("logic")), d.id))
+    return rules[0]
+
+
+def test_site_renders_in_chromium(served: str, tmp_path: Path) -> None:
+    if CHROMIUM is None:
+        pytest.skip("headless Chromium not found (Debian package `chromium`); the site was not checked in a browser")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    rule = _sample_rule()
+    rule_path = "generated/rules/" + rule.id.replace(".", "/") + "/"
+    params = [str(p) for p in rule.data["params"]]
+    first_clause = rule.data["logic"][0]
+    code_words = re.findall(r"[a-z_]{4,}", str(first_clause.get("forbid") or first_clause.get("do")))
+
+    for lang in LANGS:
+        prefix = "" if lang == "en" else f"{lang}/"
+        shot = ARTIFACTS / f"rule-{lang}.png"
+        dom = _chromium(served + prefix + rule_path, shot, tmp_path / f"profile-rule-{lang}")
+        assert f">{rule.data['title'][lang]}<" in dom.replace("\n", ""), f"{lang} rule page lacks its title"
+        for p in params:
+            assert p in dom, f"{lang} rule page lacks parameter {p}"
+        assert all(w in dom for w in code_words), f"{lang} rule page lacks its code"
+        assert 'class="md-nav' in dom, "the Material theme did not render"
+        assert shot.stat().st_size > 20_000, f"{shot} looks empty"
+
+    lib = load_library()
+    shot = ARTIFACTS / "matrix-en.png"
+    dom = _chromium(served + "generated/matrix/", shot, tmp_path / "profile-matrix")
+    declared = [str(p) for d in lib.rules.values() for p in (d.get("params") or {})]
+    assert declared and all(p in dom for p in declared), "the matrix lacks parameters"
+    assert all(pid in dom for pid in lib.presets), "the matrix lacks a preset column"
+    assert dom.count("<tr") > len(declared), "the matrix table did not render"
+    assert shot.stat().st_size > 20_000, f"{shot} looks empty"
+
+
+# --------------------------------------------------------------------------- more presets and overlays
+
+def _house_tree(tmp_path: Path) -> tuple[Path, str, str, str, str]:
+    """A copy of the rules with two overlays and two more presets, built from whatever the rule files hold.
+
+    Returns the root, the overriding overlay's id, the overridden rule's id, the decided parameter and the
+    option the house preset picks.
+    """
+    root = tmp_path / "rules"
+    shutil.copytree(ROOT / "spec", root / "spec")
+    shutil.copytree(ROOT / "variants", root / "variants")
+    lib = load_library()
+    rule = next(d for d in lib.rules.values() if d.get("decisions") and d.get("logic"))
+    decision = rule.data["decisions"][0]
+    param = str(decision["parameter"])
+    option = next(str(o) for o in decision["options"] if str(o) != option_key(decision["default"]))
+    text = {"en": "A house rule for the docs tests.", "ru": "Договорённость для тестов документации."}
+    house = root / "variants" / "house"
+    house.mkdir()
+
+    def dump(path: Path, data: dict) -> None:
+        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+    value = yaml.safe_load(option)
+    dump(house / "setter.yaml", {"id": "house-setter", "title": {"en": "House setter", "ru": "Домашний выбор"},
+                                 "text": text, "sources": [], "set": {param: value}})
+    logic = plain(rule.data["logic"])
+    dump(house / "replacer.yaml", {"id": "house-replacer", "title": {"en": "House logic", "ru": "Домашняя логика"},
+                                   "text": text, "sources": [], "overrides": rule.id, "logic": logic})
+    dump(root / "variants" / "presets" / "house.yaml",
+         {"id": "house", "title": {"en": "House", "ru": "Дом"}, "text": text, "extends": sorted(lib.presets)[0],
+          "overlays": ["house-setter", "house-replacer"], "set": {}})
+    dump(root / "variants" / "presets" / "bare.yaml",
+         {"id": "bare", "title": {"en": "Bare", "ru": "Голый"}, "text": text, "overlays": [], "set": {}})
+    return root, "house-replacer", rule.id, param, option
+
+
+def test_more_presets_and_overlays_get_their_pages(tmp_path: Path) -> None:
+    from oracle.docgen import build_pages
+
+    root, replacer, rule_id, param, option = _house_tree(tmp_path)
+    files = build_pages(DATA, root=root)
+    for lang, suffix in (("en", ""), ("ru", ".ru")):
+        for page in ("presets/house", "presets/bare", "overlays/house-setter", "overlays/house-replacer"):
+            assert f"{page}{suffix}.md" in files, f"no {lang} page for {page}"
+        matrix = files[f"matrix{suffix}.md"]
+        assert "[house](presets/house.md)" in matrix and "[bare](presets/bare.md)" in matrix
+        assert f"**`{option}`**" in matrix, "the house value is not shown as differing from the default"
+        rule_page = files["rules/" + rule_id.replace(".", "/") + f"{suffix}.md"]
+        assert "house-setter" in rule_page and replacer in rule_page, "the rule page misses the overlays"
+        assert "[house](../" in rule_page.replace("../../", "../"), "the rule page misses the preset using them"
+        decisions = files[f"decisions{suffix}.md"]
+        row = next(line for line in decisions.splitlines() if line.startswith(f"| `{option}`"))
+        assert "presets/house.md" in row, "the decisions page does not say which option the house preset picks"
+        house = files[f"presets/house{suffix}.md"]
+        assert "house-setter" in house and replacer in house and param in house
+    nav = files["nav.yml"]
+    for page in ("presets/house.md", "presets/bare.md", "overlays/house-setter.md", "overlays/house-replacer.md"):
+        assert f"generated/{page}" in nav
