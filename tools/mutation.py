@@ -8,6 +8,7 @@ when at least one test fails. Survivors are rules or values no test depends on.
     python tools/mutation.py                 # every mutant, summary at the end
     python tools/mutation.py --kind param    # only parameter mutants
     python tools/mutation.py --match barrel  # only mutants whose name contains 'barrel'
+    python tools/mutation.py --core          # only the core rules of spec/
     python tools/mutation.py --list          # print the mutants without running them
 
 Runs for tens of minutes; it is not part of the CI suite.
@@ -143,17 +144,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description="Mutation check of the rule files against the test suite.")
     ap.add_argument("--kind", choices=["file", "clause", "param"], action="append")
     ap.add_argument("--match", help="only mutants whose name contains this text")
+    ap.add_argument("--core", action="store_true", help="only the core rules (spec/), not the overlays")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", help="write the results to this file")
     ap.add_argument("pytest_args", nargs="*", help="extra arguments for pytest (after --)")
     args = ap.parse_args()
     chosen = [m for m in mutants() if (not args.kind or m.kind in args.kind)
-              and (not args.match or args.match in m.name)]
+              and (not args.match or args.match in m.name) and (not args.core or m.path.startswith("spec/"))]
     if args.list:
-        for m in chosen:
-            print(f"{m.kind:6} {m.name}")
-        print(f"{len(chosen)} mutants")
+        try:
+            for m in chosen:
+                print(f"{m.kind:6} {m.name}")
+            print(f"{len(chosen)} mutants")
+        except BrokenPipeError:
+            pass
         return 0
     results = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
