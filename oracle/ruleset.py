@@ -23,7 +23,7 @@ from .lang import types as T
 from .lang.compiler import ENGINE_VARS, KEYWORDS, Compiler, Define, Env, Param, Scope, VarDecl
 from .lang.stdlib import REGISTRY, DeckShape
 from .rulefile import RuleDoc, load_doc
-from .yamlpos import PosStr
+from .yamlpos import PosStr, plain
 
 # The only names the interpreter itself reads from the parameters: the shape of
 # the pack and the number of seats. Everything else is the rules' business.
@@ -278,14 +278,7 @@ def _near(name: str, known: Any) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def _plain(v: Any) -> Any:
-    if isinstance(v, PosStr):
-        return str(v)
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    return v
+_plain = plain  # the name the rest of this module (and tools/mutation.py) uses
 
 
 def _collect_params(rules: dict[str, RuleDoc]) -> dict[str, ParamDecl]:

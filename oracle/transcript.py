@@ -19,7 +19,7 @@ import jsonschema
 import yaml
 
 from .errors import InputError, Location, RuleFileError
-from .yamlpos import PosStr, _Loader, load_yaml_text
+from .yamlpos import _Loader, load_yaml_text, plain
 
 MAX_BYTES = 16 * 1024 * 1024
 MAX_DEPTH = 32
@@ -84,16 +84,6 @@ def _depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
-def _plain(v: Any) -> Any:
-    if isinstance(v, PosStr):
-        return str(v)
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    return v
-
-
 def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
     """Read and schema-check one record; raise InputError with a position on any problem."""
     p = Path(path)
@@ -130,7 +120,7 @@ def parse_record(text: str, name: str) -> RecordFile:
         if is_json:
             data = json.loads(text)
         else:
-            data = _plain(load_yaml_text(text, name))
+            data = plain(load_yaml_text(text, name))
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON: {exc.msg}", Location(name, exc.lineno, exc.colno)) from None
     except RuleFileError as exc:

@@ -307,8 +307,8 @@ class Replayer:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
 
     def read_action(self, a: dict[str, Any], di: int, ai: int) -> Action | None:
-        if type(a) is dict:
-            plan = self._plans.get(a.get("action"))  # type: ignore[arg-type]
+        if type(a) is dict and type(a.get("action")) is str:
+            plan = self._plans.get(a["action"])
             if plan is not None and len(a) == plan[0]:
                 # The common case, decoded without detours: every field present and well formed.
                 seat = self._seat_fast(a.get("seat"))
@@ -325,19 +325,6 @@ class Replayer:
             raise InputError(f"deals/{di}/actions/{ai}: an action is a mapping with 'seat' and 'action'",
                              self.rec.locate("deals", di, "actions", ai))
         kind = a["action"]
-        plan = self._plans.get(kind)
-        if plan is not None and len(a) == plan[0]:
-            # The common case: every field present and well formed.
-            seat = self._fast["seat"](a["seat"])
-            if seat is not _MISS:
-                payload = {}
-                for f, fast in plan[1]:
-                    got = fast(a[f]) if f in a else _MISS
-                    if got is _MISS:
-                        break
-                    payload[f] = got
-                else:
-                    return Action(kind, seat, payload)
         decl = self.rs.actions.get(kind)
         if decl is None:
             self.violate(di + 1, ai + 1, None, kind, RECORD_RULE, "unknown-action",

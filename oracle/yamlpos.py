@@ -49,6 +49,17 @@ class PosStr(str):
         return Location(self.file, self.line + line_in_value - 1, col_in_value)
 
 
+def plain(v: Any) -> Any:
+    """Values read with positions (PosStr) as plain Python values: str keys and strings."""
+    if isinstance(v, str):
+        return str(v)
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): plain(x) for k, x in v.items()}
+    return v
+
+
 def _line_col_of(text: str, offset: int) -> tuple[int, int]:
     before = text[:offset]
     line = before.count("\n") + 1

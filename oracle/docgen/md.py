@@ -11,6 +11,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..yamlpos import plain
+
+__all__ = ["plain"]
+
 LANG_SUFFIX = {"en": "", "ru": ".ru"}
 
 
@@ -78,17 +82,6 @@ def heading(level: int, text: str, anchor: str) -> str:
 def prose(text: Any) -> str:
     """Free text from a rule file, kept as Markdown but never as raw HTML."""
     return str(text).strip().replace("<", "&lt;")
-
-
-def plain(v: Any) -> Any:
-    """YAML values with positions (PosStr) as plain Python values."""
-    if isinstance(v, str):
-        return str(v)
-    if isinstance(v, list):
-        return [plain(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): plain(x) for k, x in v.items()}
-    return v
 
 
 def show(v: Any) -> str:
