@@ -39,6 +39,7 @@ from oracle.yamlpos import load_yaml_text
 ROOT = Path(__file__).resolve().parent.parent
 # Not rules of the game: play hints and card notation have no legality to test.
 SKIP_FILES = {"spec/hints/simple-bot.yaml"}
+TIME_LIMIT = 150  # seconds a mutant's test run may take
 
 
 @dataclass
@@ -132,9 +133,13 @@ def run(m: Mutant, pytest_args: list[str]) -> tuple[Mutant, bool, str, float]:
         files += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_variants_*.py"))
         files += [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").glob("test_*.py"))
                   if p.name.startswith(("test_properties", "test_records", "test_golden"))]
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                               *files, *pytest_args],
-                              cwd=ROOT, env=env, capture_output=True, text=True)
+        try:
+            proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                                   *files, *pytest_args],
+                                  cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIME_LIMIT)
+        except subprocess.TimeoutExpired:
+            # A mutant that makes the suite hang (an auction that never ends) is caught too: CI would time out.
+            return m, True, f"TIMEOUT after {TIME_LIMIT}s (the suite hangs)", time.perf_counter() - start
     killed = proc.returncode != 0
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("FAILED") or ln.startswith("ERROR")]
     return m, killed, lines[0] if lines else "", time.perf_counter() - start
