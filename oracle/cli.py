@@ -118,6 +118,9 @@ def _record_files(args_paths: list[str]) -> list[Path]:
     return out
 
 
+_RULESETS: dict[Any, Any] = {}  # rulesets resolved in this run (a worker process keeps its own)
+
+
 def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
     from .transcript import read_record
     from .validate import Verdict, validate_record
@@ -128,7 +131,7 @@ def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
     except InputError as exc:
         return Verdict(path, False, ruleset, error=exc).to_json() | {"_text": f"{exc}"}
     try:
-        verdict = validate_record(rec, ruleset, all_errors)
+        verdict = validate_record(rec, ruleset, all_errors, cache=_RULESETS)
         out = verdict.to_json()
     except Exception as exc:
         err = InputError(f"internal error while validating ({type(exc).__name__}: {exc}); please report it")

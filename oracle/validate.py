@@ -95,14 +95,21 @@ class Replayer:
     """Replays one record; collects violations."""
 
     def __init__(self, rec: RecordFile, ruleset: str | None = None, all_errors: bool = False,
-                 max_violations: int = 50) -> None:
+                 max_violations: int = 50, cache: dict[Any, Ruleset] | None = None) -> None:
         self.rec = rec
         self.data = rec.data
         self.all_errors = all_errors
         self.max_violations = max_violations
         self.violations: list[Violation] = []
         name = ruleset or self.data["ruleset"]
-        self.rs: Ruleset = load_ruleset(name, list(self.data.get("overlays") or []), self.data.get("params") or None)
+        overlays = list(self.data.get("overlays") or [])
+        params = self.data.get("params") or None
+        # Within one run of many files the rule files do not change: a ruleset is resolved once.
+        key = (name, tuple(overlays), repr(sorted((params or {}).items())))
+        hit = cache.get(key) if cache is not None else None
+        self.rs: Ruleset = hit if hit is not None else load_ruleset(name, overlays, params)
+        if cache is not None:
+            cache[key] = self.rs
         self.nt: Notation = notation(self.rs)
         self.players: list[str] = list(self.data["players"])
         if len(self.players) != self.rs.players:
@@ -474,13 +481,14 @@ class Replayer:
 
 
 def validate_record(rec: RecordFile, ruleset: str | None = None, all_errors: bool = False,
-                    tracer: Any = None, keep: dict[str, Any] | None = None) -> Verdict:
+                    tracer: Any = None, keep: dict[str, Any] | None = None,
+                    cache: dict[Any, Ruleset] | None = None) -> Verdict:
     """Replay a record; the verdict lists violations, or the error that made it unreadable.
 
     ``keep``, if given, receives the replayed game (for the score sheet).
     """
     try:
-        r = Replayer(rec, ruleset, all_errors)
+        r = Replayer(rec, ruleset, all_errors, cache=cache)
         r.tracer_hook = tracer
         if keep is not None:
             keep["replayer"] = r
