@@ -30,6 +30,7 @@ from ..ruleset import Ruleset, load_ruleset
 from .engines import EngineAdapter, EngineFailure
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
+_AFTER_ACTIONS = 10**6  # event clauses sort after every clause run by an action
 
 
 @dataclass
@@ -267,12 +268,12 @@ class Harness:
 
     def _stage(self, var: str) -> int:
         """How early in a deal a variable is decided: 0 during play, then by scoring order."""
-        best = 10**6
+        best = 10**9  # never written: last of all
         for on, clauses in self.rs.effects.items():
             for c in clauses:
                 safe = "".join(ch if ch.isalnum() else "_" for ch in c.rule_id)
                 if var in self.rs.fn_writes.get(f"eff_{safe}_{c.index}", set()):
-                    best = min(best, c.order if on in self.rs.actions else 1000 + c.order)
+                    best = min(best, c.order if on in self.rs.actions else _AFTER_ACTIONS + c.order)
         return best
 
     def _enc(self, a: Action) -> dict[str, Any]:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import Any
+
+import yaml
 
 from ..ruleset import RuleDoc, Ruleset, compile_resolved, resolve
 from .engines import OracleEngine
@@ -23,27 +26,16 @@ class Mutant:
     define: tuple[tuple[str, str, str], ...] = ()  # (rule id, definition, new expression)
 
 
-MUTANTS = [
-    Mutant("no-must-trump", "a player void in the led suit may discard instead of trumping",
-           drop=(("play.must-trump", 0),)),
-    Mutant("marriage-on-first-lead", "a marriage may be declared on the first lead",
-           params={"marriage_timing": "from-first-lead"}),
-    Mutant("wrong-marriage-value", "the hearts marriage is worth 120",
-           params={"marriage_values": {"hearts": 120, "diamonds": 80, "clubs": 60, "spades": 40}}),
-    Mutant("barrel-not-clamped", "reaching 880 neither stops the score nor puts the player on the barrel",
-           drop=(("barrel.threshold", 0),)),
-    Mutant("bid-step-10", "bids go up in tens", params={"bid_step": 10}),
-    Mutant("bolts-counted-wrong", "the second bolt is already penalised", params={"bolt_limit": 2}),
-    Mutant("off-suit-wins", "the highest card wins whatever its suit",
-           define=(("play.trick-resolution", "card_strength",
-                    "[if trump != none and suit(c) == trump then 2 else 0, rank_power(c)]"),)),
-    Mutant("defenders-rounded", "defenders' points are rounded to tens", params={"defender_rounding": 10}),
-    Mutant("rospis-scored-wrong", "on a concession each opponent gets 50", params={"rospis_opponent_points": 50}),
-    Mutant("trump-changed-late", "a new trump takes effect only from the next trick",
-           params={"trump_timing": "next-trick"}),
-    Mutant("hundred-to-dealer", "the dealer holds the compulsory hundred", params={"forced_bidder": "dealer"}),
-    Mutant("must-beat", "followers must beat the trick when they can", params={"must_beat": True}),
-]
+def _load() -> list[Mutant]:
+    # The broken rules are data, like every rule: oracle/conform/mutants.yaml.
+    data = yaml.safe_load(files("oracle.conform").joinpath("mutants.yaml").read_text(encoding="utf-8"))
+    return [Mutant(str(m["name"]), str(m["bug"]), dict(m.get("params") or {}),
+                   tuple((str(r), int(i)) for r, i in m.get("drop") or []),
+                   tuple((str(r), str(n), str(e)) for r, n, e in m.get("define") or []))
+            for m in data]
+
+
+MUTANTS = _load()
 
 
 def mutant_ruleset(m: Mutant, base: str = "classic") -> Ruleset:
