@@ -160,9 +160,10 @@ def _overlays_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
 
 
 def _clause_head(cl: dict[str, Any], lang: str) -> str:
-    parts = [f"**{label('on', lang)} {code(cl['on'])}**"]
-    if "order" in cl:
-        parts.append(f"{label('order', lang)} {cl['order']}")
+    parts = [code(cl["id"]), f"**{label('on', lang)} {code(cl['on'])}**"]
+    for anchor in ("after", "before"):
+        if anchor in cl:
+            parts.append(f"{label(anchor, lang)} {code(cl[anchor])}")
     parts.append(label("forbids", lang, reason=cl["reason"]) if "forbid" in cl else label("effect", lang))
     return " · ".join(parts)
 
