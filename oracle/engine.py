@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
+from .places import seat as seat_words
 from .ruleset import ActionDecl, Clause, Ruleset, load_ruleset
 from .state import State
 
@@ -248,8 +249,8 @@ class Game:
                    else 0 <= action.seat < v["n_seats"])
         if not seat_ok:
             who = self.actors(decl)
-            return self._engine_reject("not-your-turn", f"seat {action.seat} cannot {action.kind} now"
-                                       + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
+            return self._engine_reject("not-your-turn", f"{seat_words(action.seat)} cannot {action.kind} now"
+                                       + (f"; {seat_words(who[0])} is to act" if len(who) == 1 else ""))
         if decl.name in self.c.when and not self._available(decl, action.seat):
             return self._reject(decl.rule_id, "not-now", f"{action.kind!r} is not possible at this point")
         problem = None if typed else self._payload_problem(decl, action.payload)
