@@ -248,13 +248,36 @@ def wants_pager(stream: TextIO, disabled: bool = False) -> bool:
 
 
 def _show(text: str, no_pager: bool) -> None:
-    if wants_pager(sys.stdout, no_pager):
-        import pydoc
+    """Print ``text``, through $PAGER (or less) when a person reads it on a terminal."""
+    import shutil
 
-        # less: quit at once when the text fits the screen, keep it on screen afterwards, pass colours.
-        os.environ.setdefault("LESS", "FRX")
-        pydoc.pager(text + "\n")
-    else:
+    command = os.environ.get("PAGER") or ("less" if shutil.which("less") else "")
+    if not (wants_pager(sys.stdout, no_pager) and command.strip()):
+        print(text)
+        return
+    import subprocess
+
+    # less: quit at once when the text fits the screen, leave it on the screen, pass colours through.
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+    sys.stdout.flush()
+    try:
+        pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env, encoding="utf-8")
+    except OSError:
+        print(text)
+        return
+    try:
+        assert pager.stdin is not None
+        pager.stdin.write(text + "\n")
+        pager.stdin.close()
+    except BrokenPipeError:
+        pass  # the reader quit the pager before the end
+    while True:
+        try:
+            code = pager.wait()
+            break
+        except KeyboardInterrupt:
+            continue  # Ctrl-C belongs to the pager (less uses it to stop a search)
+    if code == 127:  # the shell found no such pager: print the text after all
         print(text)
 
 
@@ -495,7 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     eng = sub.add_parser("engine", help="serve the oracle as an engine speaking the protocol on stdin/stdout")
     eng.add_argument("--ruleset", default="classic", help="named ruleset to serve (default: classic)")
-    eng.add_argument("--mutant", help="serve a deliberately broken engine (one of those in oracle/conform/mutants.yaml)")
+    eng.add_argument("--mutant",
+                     help="serve a deliberately broken engine (one of those in oracle/conform/mutants.yaml)")
     eng.set_defaults(func=cmd_engine)
 
     check = sub.add_parser("check", help="load and compile rulesets, reporting any error in the rule files")

@@ -27,6 +27,8 @@ def word(key: str, lang: str, **fmt: object) -> str:
 def parse_range(text: str) -> tuple[int, int | None]:
     """``--deals`` as people write it, counting from 1: ``3-7``, ``5`` (one deal), ``10-`` (to the end)."""
     first, sep, last = text.partition("-")
+    if not (first.strip() or last.strip()):
+        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
     try:
         a = int(first) if first.strip() else 1
         b = (int(last) if last.strip() else None) if sep else a

@@ -195,7 +195,7 @@ class Replayer:
             raise InputError(str(exc), self.rec.locate(*path)) from None
 
     def describe(self, action: Action) -> str:
-        j = encode_action(self.rs, self.nt, action)
+        j = encode_action(self.rs, self.nt, action, self.players)  # seats by name, as people say them
         parts = [j.pop("action")]
         j.pop("seat")
         parts += [f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in j.items()]
