@@ -202,7 +202,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     rules: Counter[str] = Counter()
     start = time.perf_counter()
     if as_json:
-        sys.stdout.write('{"files": [\n')
+        say('{"files": [')
     try:
         for r in _results(jobs, args.jobs):
             text = r.pop("_text")
@@ -212,8 +212,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             deals += r["deals"]
             rules.update(v["rule"] for v in r["violations"])
             if as_json:
-                sys.stdout.write((",\n" if n > 1 else "") + json.dumps(r, ensure_ascii=False))
-                sys.stdout.flush()
+                say(("," if n > 1 else " ") + json.dumps(r, ensure_ascii=False))  # one file per line
             elif not (args.quiet and r["valid"]):
                 say(text)
             if bar is not None:
@@ -226,7 +225,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     summary = {"files": n, "valid": valid, "invalid": invalid, "unreadable": unreadable,
                "deals": deals, "seconds": round(secs, 3)}
     if as_json:
-        sys.stdout.write('\n], "summary": ' + json.dumps(summary) + "}\n")
+        print('], "summary": ' + json.dumps(summary) + "}")
     elif n > 1:
         print()
         print(f"{'files':>10} {'valid':>7} {'invalid':>8} {'unreadable':>11} {'deals':>8} {'deals/s':>9}")
