@@ -433,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
                 epilog="Run 'thousand COMMAND --help' for a command's options.")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
                    help="print the version and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands", parser_class=_Parser)
 
     play = sub.add_parser("play", help="play a whole game with seeded random legal moves and print its record")
     play.add_argument("--ruleset", default="classic", help="named ruleset (default: classic)")
