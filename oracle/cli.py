@@ -165,6 +165,15 @@ def wants_progress(stream: TextIO, total: int) -> bool:
         return False
 
 
+def _bar(total: int) -> Any:
+    """A tqdm bar on standard error (files done, files per second, time left), or None off a terminal."""
+    if not wants_progress(sys.stderr, total):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False)
+
+
 def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator[dict[str, Any]]:
     """Each file's verdict as soon as it is known, in the order the files were given."""
     if workers > 1 and len(jobs) > 1:
@@ -183,11 +192,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     files = _record_files(args.paths)
     jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
-    bar = None
-    if wants_progress(sys.stderr, len(jobs)):
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(jobs), unit="file", file=sys.stderr, dynamic_ncols=True, leave=False)
+    bar = _bar(len(jobs))
     as_json = args.format == "json"
 
     def say(text: str) -> None:
@@ -331,12 +336,24 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
     cov = Coverage()
     unreadable = 0
-    for path in _record_files(args.paths):
-        try:
-            cover_record(read_record(path), cov, args.ruleset)
-        except InputError as exc:
-            print(f"thousand: warning: {exc}", file=sys.stderr)
-            unreadable += 1
+    files = _record_files(args.paths)
+    bar = _bar(len(files))
+    try:
+        for path in files:
+            try:
+                cover_record(read_record(path), cov, args.ruleset)
+            except InputError as exc:
+                warning = f"thousand: warning: {exc}"
+                if bar is not None:
+                    bar.write(warning, file=sys.stderr)
+                else:
+                    print(warning, file=sys.stderr)
+                unreadable += 1
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
     if args.format == "json":
         print(json.dumps(cov.to_json(), ensure_ascii=False, indent=1))
     else:

@@ -289,6 +289,14 @@ def test_progress_bar_shows_rate_and_time_left_on_a_terminal() -> None:
     assert "file/s" not in piped.stderr and "\r" not in piped.stderr
 
 
+def test_coverage_shows_the_same_bar_on_a_terminal() -> None:
+    files = sorted(str(p) for p in (ROOT / "tests" / "golden" / "classic" / "invalid").glob("*.json"))[:3]
+    code, bar, out = run_on_pty(["coverage", *files], "stderr")
+    assert code == 0
+    assert re.search(r"\d+/3 \[\d\d:\d\d<\d\d:\d\d, +[\d.?]+(file/s|s/file)\]", bar), bar
+    assert "reached in 3 records" in out
+
+
 # --------------------------------------------------------------------------- replay
 
 def test_replay_deal_range(capsys: pytest.CaptureFixture[str]) -> None:
