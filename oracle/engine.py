@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import OracleError, RuleRuntimeError
 from .lang.program import ActionDecl, Effect
+from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
 from .state import State
 
@@ -188,8 +189,8 @@ class Game:
         if not seat_ok:
             who = self.actors(decl)
             setter = by.get("turn" if mode == "turn" else "dealer", decl.rule_id) if mode != "any" else decl.rule_id
-            return self._reject(setter, "not-your-turn", f"seat {action.seat} cannot {action.kind} now"
-                                + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
+            return self._reject(setter, "not-your-turn", f"{seat_words(action.seat)} cannot {action.kind} now"
+                                + (f"; {seat_words(who[0])} is to act" if len(who) == 1 else ""))
         ca = self.c.actions[decl.name]
         if ca.when is not None and not self._available(decl, action.seat):
             return self._reject(decl.rule_id, "not-now", f"{action.kind!r} is not possible at this point")
