@@ -499,7 +499,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
         for i, cl in enumerate(doc.get("logic") or []):
             clauses.append(Clause(rid, i, str(cl["on"]), int(cl.get("order", 50)), cl.get("forbid"),
                                   str(cl["reason"]) if "reason" in cl else None,
-                                  str(cl["message"]) if "message" in cl else None, cl.get("do")))
+                                  str(cl["message"]["en"]) if "message" in cl else None, cl.get("do")))
 
     marks: dict[str, dict[str, str]] = {}
     for doc in rules.values():

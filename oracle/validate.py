@@ -20,6 +20,7 @@ from .errors import InputError, Location, OracleError
 from .lang import types as T
 from .record import decode_value, encode_action, is_chance, sheet_value
 from .ruleset import Ruleset, load_library, load_ruleset
+from .sources import cite_lines
 from .transcript import RecordFile
 
 RECORD_RULE = "record"
@@ -54,7 +55,7 @@ class Violation:
         if self.seat is not None:
             where.append(f"seat {self.seat}" + (f" ({self.seat_name})" if self.seat_name else ""))
         head = f"{self.location}: " + ", ".join(where) + (": " if where else "") + self.what
-        srcs = "; ".join(f"{s['seed']} lines {s['lines'][0]}-{s['lines'][1]}" for s in self.sources)
+        srcs = cite_lines(self.sources)
         out = f"{head}\n    rule {self.rule} [{self.reason}]: {self.message}"
         if srcs:
             out += f"\n    sources: {srcs}"
