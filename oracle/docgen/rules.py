@@ -193,7 +193,8 @@ def _code_section(rule: RuleEntry, lang: str) -> list[str]:
         rows = []
         for name, spec in data["state"].items():
             t = code(spec["type"]) + (f" ({label('zone', lang)})" if spec.get("zone") else "")
-            rows.append([code(name), t, spec.get("scope", "game"), spec.get("lifetime", "deal"),
+            rows.append([code(name), t, label(f"scope_{spec.get('scope', 'game')}", lang),
+                         label(f"lifetime_{spec.get('lifetime', 'deal')}", lang),
                          code(show(spec.get("init"))) if "init" in spec else "",
                          label("yes", lang) if spec.get("record") else "", tr(spec.get("doc"), lang)])
         out += [heading(3, label("state", lang), "state"), "",
