@@ -117,7 +117,8 @@ def test_every_text_field_of_every_rule_file_has_both_languages() -> None:
     missing = []
     for doc in docs:
         for where, value in _text_fields(plain(doc.data)):
-            if not (isinstance(value, dict) and str(value.get("en") or "").strip() and str(value.get("ru") or "").strip()):
+            both = isinstance(value, dict) and all(str(value.get(k) or "").strip() for k in ("en", "ru"))
+            if not both:
                 missing.append(f"{doc.path}: {where}")
             elif english_runs(str(value["ru"])):
                 missing.append(f"{doc.path}: {where} (ru is English: {english_runs(str(value['ru']))[0]!r})")
