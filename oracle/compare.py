@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ruleset import Resolved, load_library, resolve
+from .sources import cite_lines
 
 
 @dataclass
@@ -38,7 +39,7 @@ def explain(name: str, lang: str = "en") -> str:
         out.append("extends: " + " → ".join(chain))
     srcs = doc.get("sources") or []
     if srcs:
-        out.append("follows: " + "; ".join(f"{s['seed']} lines {s['lines'][0]}-{s['lines'][1]}" for s in srcs))
+        out.append("follows: " + cite_lines(srcs))
     out.append("")
     out.append("overlays:" if res.overlays else "overlays: none")
     for oid in res.overlays:

@@ -313,7 +313,7 @@ def cli_page(lang: str) -> str:
     if top:
         out += [table([label("argument", lang), label("description", lang)], top), ""]
     for name, p, text in commands:
-        out += [heading(2, f"thousand {name}", f"cmd-{name}"), "", prose(text), "", fence(_usage(p), "text"), ""]
+        out += [heading(2, code(f"thousand {name}"), f"cmd-{name}"), "", prose(text), "", fence(_usage(p), "text"), ""]
         rows = _arg_rows(p, name, lang)
         if rows:
             out += [table([label("argument", lang), label("description", lang)], rows), ""]
