@@ -311,8 +311,8 @@ _LABELS: dict[str, dict[str, str]] = {
     "definitions_of": {"en": "Parts", "ru": "Составные части"},
     "cli_intro": {
         "en": "Built from the command line's own definitions; `thousand COMMAND --help` prints the same.",
-        "ru": "Страница собрана из определений самой командной строки; `thousand КОМАНДА --help` печатает ту "
-              "же справку в терминале.",
+        "ru": "Страница собрана из определений самой командной строки; `thousand КОМАНДА --help` печатает "
+              "ту же справку по-английски.",
     },
     "usage": {"en": "Usage", "ru": "Использование"},
     "command": {"en": "Command", "ru": "Команда"},
