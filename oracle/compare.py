@@ -10,6 +10,7 @@ from typing import Any
 
 from .plural import count
 from .ruleset import SEATS_PARAM, Resolved, load_library, resolve
+from .sources import cite_lines
 
 _WRITTEN_BY = "as written by "  # diff()'s data says so in English, whatever the language shown
 
@@ -74,8 +75,7 @@ def explain(name: str, lang: str = "en") -> str:
         out.append(word("extends", lang, chain=" → ".join(chain)))
     srcs = doc.get("sources") or []
     if srcs:
-        out.append(word("follows", lang, sources="; ".join(f"{s['seed']} lines {s['lines'][0]}-{s['lines'][1]}"
-                                                            for s in srcs)))
+        out.append(word("follows", lang, sources=cite_lines(srcs)))
     out.append("")
     out.append(word("overlays", lang) if res.overlays else word("overlays_none", lang))
     for oid in res.overlays:

@@ -272,8 +272,11 @@ def _clauses_of(doc: RuleDoc, rule_id: str, name_rule: str) -> list[tuple[Clause
 
 
 def _clause(ref: str, rule_id: str, cl: dict[str, Any], where: Location) -> Clause:
+    message = cl.get("message")
+    # Refusals are worded in English in verdicts; the site shows both languages from the file.
+    text = str(message["en"]) if isinstance(message, dict) else str(message) if message is not None else None
     return Clause(ref, rule_id, str(cl["on"]), cl.get("forbid"), str(cl["reason"]) if "reason" in cl else None,
-                  str(cl["message"]) if "message" in cl else None, cl.get("do"), where)
+                  text, cl.get("do"), where)
 
 
 def _core_sequence(rules: dict[str, RuleDoc]) -> Sequence:

@@ -21,6 +21,7 @@ from .lang import types as T
 from .places import in_game, place
 from .record import decode_value, encode_action, is_chance, sheet_value
 from .ruleset import Ruleset, load_library, load_ruleset
+from .sources import cite_lines
 from .transcript import RecordFile
 
 RECORD_RULE = "record"
@@ -50,7 +51,7 @@ class Violation:
     def format(self) -> str:
         where = in_game(self.deal, self.action, self.seat, self.seat_name)
         head = f"{self.location}: " + where + (": " if where else "") + self.what
-        srcs = "; ".join(f"{s['seed']} lines {s['lines'][0]}-{s['lines'][1]}" for s in self.sources)
+        srcs = cite_lines(self.sources)
         out = f"{head}\n    rule {self.rule} [{self.reason}]: {self.message}"
         if srcs:
             out += f"\n    sources: {srcs}"

@@ -27,7 +27,15 @@ from .reference import (
     sources_page,
     transcript_page,
 )
-from .rules import DECISIONS_PAGE, OVERLAYS_INDEX, RULES_INDEX, overlays_index, rule_page, rules_index
+from .rules import (
+    DECISIONS_PAGE,
+    OVERLAYS_INDEX,
+    RULES_INDEX,
+    overlays_index,
+    rule_page,
+    rules_index,
+    source_abbreviations,
+)
 from .rulesets import MATRIX_PAGE, PRESETS_INDEX, decisions_page, matrix_page, preset_page, presets_index
 from .site import Site, load_site
 
@@ -59,7 +67,13 @@ def _pages(site: Site, lang: str) -> dict[str, str]:
     for preset in site.presets:
         _claim(pages, preset.page, preset.id)
         pages[preset.page] = preset_page(site, preset, lang)
-    return pages
+    return {key: _with_abbreviations(text, lang) for key, text in pages.items()}
+
+
+def _with_abbreviations(page: str, lang: str) -> str:
+    # A page that names a source by its short name (F0 …) says which text that is, on hover.
+    defs = source_abbreviations(page, lang)
+    return f"{page.rstrip()}\n\n{defs}\n" if defs else page
 
 
 def _claim(pages: dict[str, str], key: str, owner: str) -> None:
