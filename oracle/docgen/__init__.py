@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .examples import example_files
 from .howto import HowtoError, howto_files
 from .labels import LANGS
 from .md import page_file
@@ -80,6 +81,8 @@ def build_pages(data_dir: Path, folder: str = "generated", root: Path | None = N
     for lang in LANGS:
         for key, text in _pages(site, lang).items():
             files[page_file(key, lang)] = text
+    files.update(example_files([(r.doc, site.examples[r.id]) for r in (*site.rules, *site.overlays)
+                                if r.id in site.examples], LANGS))
     try:
         files.update(howto_files(site, data_dir, LANGS))
     except HowtoError as exc:
