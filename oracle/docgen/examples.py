@@ -462,6 +462,8 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
     out: list[str] = []
     v = pos.violation
     if pos.action is not None:
+        # The situation first, then the hand as the player saw it, then what was refused and what was not.
+        out += [*(f"- {f}" for f in facts), ""] if facts else []
         fig = example_figure(ex, lang)
         if fig is not None:
             alt = "alt" if "card" in pos.action.payload else "alt_hand"
@@ -470,10 +472,9 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
         rej = pos.rejection
         assert rej is not None
         msg = _message(pos.rs.rules.get(rej.rule_id), rej.reason, lang, rej.message)
-        facts.append(f"**{word('refused', lang)}:** {code(action_text(pos, pos.action, lang, cards))} — "
-                     f"{word('reason', lang)} {code(rej.reason)}" + (f": *{msg}*" if msg else ""))
-        facts.append(f"**{word('legal', lang)}:** {legal_text(pos, lang, cards)}")
-        return [*out, *(f"- {f}" for f in facts), ""]
+        return [*out, f"- **{word('refused', lang)}:** {code(action_text(pos, pos.action, lang, cards))} — "
+                f"{word('reason', lang)} {code(rej.reason)}" + (f": *{msg}*" if msg else ""),
+                f"- **{word('legal', lang)}:** {legal_text(pos, lang, cards)}", ""]
     if pos.dealt:
         out += [f"**{word('dealt', lang)}:**", ""]
         for f, value in pos.dealt.items():

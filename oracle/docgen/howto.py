@@ -19,7 +19,7 @@ import yaml
 
 from ..engine import Action, Game
 from ..errors import OracleError
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, load_ruleset
 from ..transcript import read_record
 from ..validate import Replayer, validate_record
 from .md import LANG_SUFFIX, link, page_file, plain, table
@@ -101,8 +101,17 @@ def tell(root: Path, data_dir: Path) -> GameStory:
         rec = read_record(path)
     except OracleError as exc:
         raise HowtoError(f"{path}: {exc}") from None
+    # The record is played by the rule files the site is made from (a scratch copy in the tests), not by
+    # whatever the interpreter would find by default: the validator's ruleset cache is filled with them.
+    data = rec.data
+    overlays, params = list(data.get("overlays") or []), data.get("params") or None
+    key = (str(data.get("ruleset")), tuple(overlays), repr(sorted((params or {}).items())))
+    try:
+        cache = {key: load_ruleset(key[0], overlays, params, root=root)}
+    except OracleError as exc:
+        raise HowtoError(f"{path}: {exc}") from None
     keep: dict[str, Any] = {}
-    verdict = validate_record(rec, keep=keep)
+    verdict = validate_record(rec, keep=keep, cache=cache)
     if verdict.error is not None or not verdict.valid:
         why = verdict.error.message if verdict.error else verdict.violations[0].format()
         raise HowtoError(f"{path}: the how-to-play record must be valid: {why}")
@@ -116,7 +125,7 @@ def tell(root: Path, data_dir: Path) -> GameStory:
     if not 1 <= wanted <= len(replayer.applied_by_deal):
         raise HowtoError(f"{data_dir / CONFIG}: deal {wanted}, but the record has "
                          f"{len(replayer.applied_by_deal)} deals")
-    game = Replayer(rec).start()
+    game = Replayer(rec, cache=cache).start()
     story = None
     for number, actions in enumerate(replayer.applied_by_deal, 1):
         if number == wanted:
@@ -260,7 +269,7 @@ def _auction(w: Words, d: DealStory, seats: list[int]) -> Picture:
             row[seats.index(seat)] = Cell(str(bid), bold=True, colour="#2e7d32" if i == last_bid else "#263238",
                                           fill="#e8f5e9" if i == last_bid else "")
         rows.append(row)
-    return table_picture([w.name(s) for s in seats], rows, w["pass"], [140] * len(seats),
+    return table_picture([w.name(s) for s in seats], rows, w["pass"], [160] * len(seats),
                          ["middle"] * len(seats))
 
 

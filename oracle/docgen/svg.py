@@ -157,7 +157,7 @@ def rows_picture(rows: Sequence[Row], title: str, scale: float = 1.0, label_widt
         label_width = max((len(r.label) for r in rows), default=0) * 9 + 18
     cards_w = max((_row_width(r, scale) for r in rows), default=0)
     notes = max((len(r.note) for r in rows), default=0)
-    note_w = note_width or (notes * 7 + 20 if notes else 0)
+    note_w = max(note_width, notes * 7.2 + 24 if notes else 0)
     pic = Picture(label_width + cards_w + note_w + 10, row_h * len(rows) + 6, title)
     for i, row in enumerate(rows):
         top = i * row_h + 14 * scale
