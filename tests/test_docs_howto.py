@@ -55,8 +55,8 @@ def _copy_tree(tmp_path: Path) -> tuple[Path, Path]:
     root = tmp_path / "tree"
     for part in ("spec", "variants", "examples"):
         shutil.copytree(ROOT / part, root / part)
-    shutil.copytree(DATA, root / "data")
-    return root, root / "data"
+    shutil.copytree(DATA, root / "docs" / "_data")
+    return root, root / "docs" / "_data"
 
 
 # --------------------------------------------------------------------------- how to play
@@ -121,7 +121,7 @@ def test_how_to_play_stops_when_its_text_assumes_another_value(tmp_path: Path) -
 
 def test_how_to_play_refuses_an_invalid_record(tmp_path: Path) -> None:
     root, data = _copy_tree(tmp_path)
-    path = root / CONFIG["record"]
+    path = data / CONFIG["record"]
     rec = json.loads(path.read_text(encoding="utf-8"))
     bid = next(a for d in rec["deals"] for a in d["actions"] if a["action"] == "bid")
     bid["value"] += 2  # off the step of the auction
@@ -139,7 +139,7 @@ def test_how_to_play_rejects_an_unknown_placeholder(tmp_path: Path) -> None:
 
 
 def _story_deal() -> tuple[dict, list[str]]:
-    rec = json.loads((ROOT / CONFIG["record"]).read_text(encoding="utf-8"))
+    rec = json.loads((DATA / CONFIG["record"]).read_text(encoding="utf-8"))
     return rec["deals"][CONFIG["deal"] - 1], rec["players"]
 
 
@@ -175,7 +175,7 @@ def test_pictures_are_drawn_from_the_record() -> None:
 
 
 def test_score_sheet_picture_is_the_oracles_sheet() -> None:
-    rec = read_record(ROOT / CONFIG["record"])
+    rec = read_record(DATA / CONFIG["record"])
     keep = Replayer(rec)
     keep.run()
     sheet = _figure("sheet", "en")

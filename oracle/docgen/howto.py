@@ -22,7 +22,7 @@ from ..errors import OracleError
 from ..ruleset import Ruleset, load_ruleset
 from ..transcript import read_record
 from ..validate import Replayer, validate_record
-from .md import LANG_SUFFIX, link, page_file, plain, table
+from .md import LANG_SUFFIX, code, link, page_file, plain, table
 from .site import Site
 from .svg import RED, Cell, Face, Mark, Picture, Row, rows_picture, table_picture
 
@@ -73,6 +73,7 @@ class GameStory:
     sheet: list[dict[str, Any]]
     deal: DealStory
     winner: int | None
+    record: str  # the record's path as the reader finds it in the repository
 
 
 def _config(data_dir: Path) -> dict[str, Any]:
@@ -96,7 +97,9 @@ def _check_assumptions(rs: Ruleset, cfg: dict[str, Any], where: Path) -> None:
 def tell(root: Path, data_dir: Path) -> GameStory:
     """Validate the configured record and replay it, keeping the story of the chosen deal."""
     cfg = _config(data_dir)
-    path = root / str(cfg["record"])
+    # The record is named from the configuration file, so that the page can be made for a copy of the
+    # rule files (a house tree) from the same bundled game.
+    path = (data_dir / str(cfg["record"])).resolve()
     try:
         rec = read_record(path)
     except OracleError as exc:
@@ -135,7 +138,8 @@ def tell(root: Path, data_dir: Path) -> GameStory:
                 game.apply(a)
     assert story is not None
     story.row = game.sheet[wanted - 1]
-    return GameStory(rs, list(replayer.players), list(game.sheet), story, game.v["winner"])
+    shown = path.relative_to(root.resolve()).as_posix() if path.is_relative_to(root.resolve()) else path.name
+    return GameStory(rs, list(replayer.players), list(game.sheet), story, game.v["winner"], shown)
 
 
 def _tell_deal(game: Game, number: int, actions: list[Action]) -> DealStory:
@@ -425,6 +429,7 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         "falls_limit": lambda: str(p("falls_limit")),
         "rospis_points": lambda: str(p("rospis_opponent_points")),
         "exposed_card_penalty": lambda: str(p("exposed_card_penalty")),
+        "record": lambda: code(g.record),
         "deal_no": lambda: str(d.number),
         "dealer": lambda: w.name(d.dealer),
         "forced": lambda: w.name(d.forced),
