@@ -366,12 +366,12 @@ def _kind_text(pos: Position, legal: list[Action], lang: str, cards: _Cards) -> 
         if T.base(t) == "bool":
             continue  # a flag (a marriage declared, a blind bid) says how, not what; the other fields say what
         if T.base(t) == "int":
-            parts.append(f"{f} {_ints(values)}")
+            parts.append(f"{code(f)} {_ints(values)}")
         elif T.base(t) == "card":
-            parts.append(f"{f} " + ", ".join(cards.text(c) for c in cards.sorted(sorted(set(values)))))
+            parts.append(f"{code(f)} " + ", ".join(cards.text(c) for c in cards.sorted(sorted(set(values)))))
         else:
             shown = list(dict.fromkeys(_value_text(pos, cards, t, x, lang) for x in values))
-            parts.append(f"{f} " + ", ".join(shown))
+            parts.append(f"{code(f)} " + ", ".join(shown))
     return code(decl.name) + (" (" + "; ".join(parts) + ")" if parts else "")
 
 
@@ -390,8 +390,8 @@ def example_figure(ex: Example, lang: str) -> str | None:
     hand = cards.sorted(pos.hand)
     marks = []
     for c in hand:
-        if card is None:
-            marks.append(Mark.PLAIN)
+        if card is None or (c != card and not legal_cards - {None}):
+            marks.append(Mark.PLAIN)  # no card to choose instead: the hand is shown as it is
         elif c == card:
             marks.append(Mark.REFUSED)
         else:
@@ -408,13 +408,21 @@ def figure_key(rule_id: str, lang: str) -> str:
 
 
 def _message(rule_doc: Any, reason: str, lang: str, fallback: str) -> str:
-    """The refusal's message in the reader's language, from the rule file's clause with that reason."""
+    """Why the move is refused, in the reader's language.
+
+    The message of the rule file's clause with that reason where the file has it in this language,
+    else the rule's title (every rule file has one in each language).
+    """
     for cl in plain(rule_doc.get("logic") or []) if rule_doc is not None else []:
         if cl.get("reason") == reason and cl.get("message"):
             m = cl["message"]
-            if isinstance(m, dict):
-                return str(m.get(lang) or m.get("en") or "")
-            return str(m) if lang == "en" else ""
+            if isinstance(m, dict) and m.get(lang):
+                return str(m[lang])
+            if isinstance(m, str) and lang == "en":
+                return m
+    title = plain(rule_doc.get("title")) if rule_doc is not None else None
+    if isinstance(title, dict) and title.get(lang):
+        return str(title[lang])
     return fallback if lang == "en" else ""
 
 
