@@ -34,6 +34,15 @@ EXAMPLE_FIGURES = "figures/examples"
 PREFERRED_RULESET = "classic"  # the reading the site recommends; its examples first
 WRONG_RESULT = "wrong-result"
 
+# The score sheet's columns a wrong result is explained by, named as players call them.
+RESULT_COLUMNS: dict[str, dict[str, str]] = {
+    "taken_points": {"en": "taken", "ru": "набрано"},
+    "marriage_points": {"en": "of it marriages", "ru": "из них марьяжи"},
+    "delta": {"en": "written down", "ru": "записано"},
+    "score": {"en": "score after", "ru": "счёт после"},
+    "bolts": {"en": "bolts", "ru": "болты"},
+}
+
 WORDS: dict[str, dict[str, str]] = {
     "heading": {"en": "Worked example", "ru": "Разбор примера"},
     "intro": {
@@ -76,6 +85,7 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "for_seat": {"en": " for {seat}", "ru": " у игрока {seat}"},
     "player": {"en": "player", "ru": "игрок"},
+    "score_before": {"en": "score before", "ru": "счёт до"},
     "other_examples": {
         "en": "{n} more golden records are rejected under this rule; the test suite checks them all.",
         "ru": "Ещё эталонных записей, отвергнутых по этому правилу: {n}; все их проверяют тесты.",
@@ -147,6 +157,7 @@ class Position:
     legal: list[Action] = field(default_factory=list)
     row: dict[str, Any] | None = None  # the score sheet's row, for a wrong result
     dealt: dict[str, Any] = field(default_factory=dict)  # a refused deal: its fields as the record writes them
+    before: list[int] | None = None  # the scores before the deal, for a wrong result
 
 
 def load_examples(root: Path) -> dict[str, list[Example]]:
@@ -272,6 +283,8 @@ def _replay(ex: Example) -> Position | None:
         pos.row = game.sheet[di] if len(game.sheet) > di else None
         if pos.row is None:
             return None
+        if di > 0 and isinstance(game.sheet[di - 1].get("score"), list):
+            pos.before = list(game.sheet[di - 1]["score"])
     return pos
 
 
@@ -494,10 +507,15 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
     if facts:
         out += [*(f"- {f}" for f in facts), ""]
     out += [word("result_intro", lang), ""]
-    keys = [k for k in ("taken_points", "marriage_points", "delta", "score", "bolts") if k in row]
-    rows = [[seat(s), *(str(row[k][s]) for k in keys)] for s in range(len(pos.players))]
-    out += [table([word("player", lang), *(code(k) for k in keys)], rows), ""]
     key, _, recorded = v.what.partition(" ")
+    keys = [k for k in RESULT_COLUMNS if k in row]
+    if key not in keys and isinstance(row.get(key), list):
+        keys.append(key)
+    before = pos.before or [0] * len(pos.players)
+    rows = [[seat(s), str(before[s]), *(show(row[k][s]) for k in keys)] for s in range(len(pos.players))]
+    heads = [word("player", lang), word("score_before", lang),
+             *(f"{RESULT_COLUMNS[k][lang]} ({code(k)})" if k in RESULT_COLUMNS else code(k) for k in keys)]
+    out += [table(heads, rows), ""]
     truth = row.get(key)
     if isinstance(truth, list) and v.seat is not None:
         truth = truth[v.seat]
