@@ -393,7 +393,8 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         rows = []
         for s in range(len(g.players)):
             taken = sum(_points(rs, c) for t in d.tricks if t.winner == s for _, c, _ in t.plays)
-            rows.append([w.name(s) + (f" ({w['declarer']})" if s == d.declarer else ""), str(taken),
+            role = f" ({w['contract_col']} {d.contract})" if s == d.declarer else ""
+            rows.append([w.name(s) + role, str(taken),
                          str(row["marriage_points"][s]), str(row["taken_points"][s]), f"{row['delta'][s]:+d}"])
         heads = [w[k] for k in ("player_col", "cards_col", "marriages_col", "taken_col", "written_col")]
         return table(heads, rows)
