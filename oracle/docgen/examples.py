@@ -355,7 +355,7 @@ def _ints(values: list[int]) -> str:
     return ", ".join(str(x) for x in values)
 
 
-def action_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
+def move_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
     """An action as a player would say it: the seat, the action, its payload."""
     decl = pos.rs.actions[action.kind]
     fields = " ".join(f"{f} {_value_text(pos, cards, t, action.payload[f], lang)}" for f, t in decl.fields
@@ -493,7 +493,7 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
         rej = pos.rejection
         assert rej is not None
         msg = _message(pos.rs.rules.get(rej.rule_id), rej.reason, lang, rej.message)
-        return [*out, f"- **{word('refused', lang)}:** {code(action_text(pos, pos.action, lang, cards))} — "
+        return [*out, f"- **{word('refused', lang)}:** {code(move_text(pos, pos.action, lang, cards))} — "
                 f"{word('reason', lang)} {code(rej.reason)}" + (f": *{msg}*" if msg else ""),
                 f"- **{word('legal', lang)}:** {legal_text(pos, lang, cards)}", ""]
     if pos.dealt:
