@@ -23,7 +23,7 @@ from ..cards import notation
 from ..engine import Action, Game, Rejection
 from ..errors import OracleError
 from ..lang import types as T
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, rules_root, tree_digest
 from ..transcript import parse_record
 from ..validate import Replayer, Violation, validate_record
 from .md import LANG_SUFFIX, code, link, plain, show, table
@@ -130,10 +130,18 @@ class Example:
     @cached_property
     def position(self) -> Position | None:
         """The replayed position at the verdict, or None where it cannot be shown."""
-        try:
-            return _replay(self)
-        except (OracleError, KeyError, IndexError, TypeError, ValueError):
-            return None  # the golden tests report a record that does not replay; the page shows no position
+        # One run of the docs builds the pages several times (the tests do); replay each record once per
+        # content of the record and of the rule files it is played by.
+        key = (self.path, self.text, tree_digest(rules_root()))
+        if key not in _POSITIONS:
+            try:
+                _POSITIONS[key] = _replay(self)
+            except (OracleError, KeyError, IndexError, TypeError, ValueError):
+                _POSITIONS[key] = None  # the golden tests report a record that does not replay
+        return _POSITIONS[key]
+
+
+_POSITIONS: dict[tuple[str, str, str], Position | None] = {}
 
 
 @dataclass
