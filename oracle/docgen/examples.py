@@ -64,6 +64,10 @@ WORDS: dict[str, dict[str, str]] = {
     "refused": {"en": "Refused", "ru": "Отвергнуто"},
     "reason": {"en": "reason", "ru": "причина"},
     "legal": {"en": "Legal instead", "ru": "Можно было"},
+    "in_hand": {"en": "{seat} holds", "ru": "У игрока {seat}"},
+    "of_led": {"en": "of the suit led {suit}: ", "ru": "в масти хода {suit}: "},
+    "trumps": {"en": "trumps {suit}: ", "ru": "козырей {suit}: "},
+    "none": {"en": "none", "ru": "нет"},
     "nothing_legal": {"en": "nothing", "ru": "ничего"},
     "alt": {
         "en": "{seat}'s hand; the refused card is crossed out, the cards he may play are outlined in green",
@@ -488,6 +492,16 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
                          + ", ".join(f"{seat(s)} {cards.text(c)}" for s, c in pos.trick) + led)
         else:
             facts.append(f"**{word('trick_so_far', lang)}:** " + word("empty_trick", lang, seat=seat(pos.seat)))
+        # What the follow-suit and trump rules look at: the player's cards of the suit led and his trumps.
+        n = len(pos.rs.deck.ranks)
+        held = []
+        for suit, what in ((pos.led, "of_led"), (pos.trump, "trumps")):
+            if suit is not None and pos.trick and not (what == "trumps" and suit == pos.led):
+                mine = [c for c in cards.sorted(pos.hand) if c // n == suit]
+                held.append(word(what, lang, suit=cards.sign(suit))
+                            + (", ".join(cards.text(c) for c in mine) if mine else word("none", lang)))
+        if held:
+            facts.append(f"**{word('in_hand', lang, seat=seat(pos.seat))}:** " + "; ".join(held))
     out: list[str] = []
     v = pos.violation
     if pos.action is not None:
