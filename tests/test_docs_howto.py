@@ -282,6 +282,10 @@ def test_worked_example_lists_the_engines_legal_moves() -> None:
     page = _rule_page("play.follow-suit")
     line = next(x for x in page.splitlines() if x.startswith("- **Legal instead:**"))
     assert set(re.findall(r"(?:10|[2-9JQKA])[♠♣♦♥]", line)) == shown
+    led = game.v["led"]
+    of_led = {f"{nt.ranks[c % n]}{signs[c // n]}" for c in game.v["hand"][seat] if c // n == led}
+    held = next(x for x in page.splitlines() if x.startswith(f"- **{refused['seat']} holds:**"))
+    assert set(re.findall(r"(?:10|[2-9JQKA])[♠♣♦♥]", held)) == of_led, "the cards of the suit led in hand"
     refused_text = f"{nt.ranks[nt.parse(refused['card']) % n]}{signs[nt.parse(refused['card']) // n]}"
     assert f"play card {refused_text}`" in page
     # The hand drawn is the actor's whole hand at that moment, the refused card crossed out.
