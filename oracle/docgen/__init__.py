@@ -10,6 +10,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .examples import example_files
+from .howto import HowtoError, howto_files
 from .labels import LANGS
 from .md import page_file
 from .nav import NAV_FILE, nav_file
@@ -93,6 +95,12 @@ def build_pages(data_dir: Path, folder: str = "generated", root: Path | None = N
     for lang in LANGS:
         for key, text in _pages(site, lang).items():
             files[page_file(key, lang)] = text
+    files.update(example_files([(r.doc, site.examples[r.id]) for r in (*site.rules, *site.overlays)
+                                if r.id in site.examples], LANGS))
+    try:
+        files.update(howto_files(site, data_dir, LANGS))
+    except HowtoError as exc:
+        raise DocsError(str(exc)) from None
     files[NAV_FILE] = nav_file(site, folder)
     files[MARKER] = MARKER_TEXT
     return files

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from ..sources import cite_lines, load_sources, merge_ranges, short_name
-from .examples import action_text
+from .examples import rule_example, word
 from .labels import label
 from .md import code, fence, heading, link, option_key, plain, prose, show, table
 from .site import Decision, RuleEntry, Site
@@ -246,19 +246,8 @@ def _examples_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
     golden = site.examples.get(rule.id, [])
     if not (own or golden):
         return []
-    out = [heading(2, label("examples", lang), "examples"), ""]
-    if golden:
-        out += [label("golden_intro", lang), ""]
-    for ex in golden:
-        before, bad = ex.actions()
-        reason = code(ex.expect.get("reason", ""))
-        where = label("example_where", lang, path=code(ex.path), ruleset=ex.ruleset, deal=ex.expect.get("deal"))
-        if bad is not None:
-            lines = [action_text(a) for a in before] + [action_text(bad) + "   # " + label("rejected", lang)]
-            out += [f"**{label('example_illegal', lang, reason=reason)}** {where}:", "",
-                    fence("\n".join(lines), "text"), ""]
-        else:
-            out += [f"**{label('example_result', lang, reason=reason)}** {where}.", ""]
+    out = [heading(2, word("heading", lang) if golden else label("examples", lang), "examples"), ""]
+    out += rule_example(rule.doc, golden, rule.page, lang)
     for ex in own:
         out += [fence(yaml.safe_dump(ex, allow_unicode=True, sort_keys=False), "yaml"), ""]
     return out
