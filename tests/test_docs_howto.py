@@ -98,7 +98,7 @@ def test_how_to_play_numbers_are_the_classic_rulesets() -> None:
 
 def test_how_to_play_follows_a_changed_rule_file(tmp_path: Path) -> None:
     root, data = _copy_tree(tmp_path)
-    path = root / "spec" / "bidding" / "max-bid.yaml"
+    path = root / "spec" / "bidding" / "max-300.yaml"
     text = path.read_text(encoding="utf-8")
     old = load_ruleset(CONFIG["ruleset"]).param("max_bid")
     # The example game never bids that high, so it stays valid. (Edited as text: YAML would re-read `on:`.)
