@@ -85,8 +85,20 @@ SCHEMA_RU: dict[str, str] = {
         "рассматривают их отдельно.",
     "Overlays that must come earlier in the same ruleset (this one refines them).":
         "Дополнения, которые должны стоять раньше в том же наборе (это дополнение их уточняет).",
-    "A named ruleset: the core rules, then overlays in order, then parameter values.":
-        "Именованный набор правил: основные правила, затем дополнения по порядку, затем значения параметров.",
+    "A named ruleset: the core rules, then overlays in order, then parameter values. Its dossier says where each "
+    "choice comes from.":
+        "Именованный набор правил: основные правила, затем дополнения по порядку, затем значения параметров. Его "
+        "досье говорит, откуда взят каждый выбор.",
+    "Where each choice of this preset comes from: one entry per parameter it sets (by name) and per overlay it "
+    "adds (by id). Read by the docs and the dossier test, never by the resolver.":
+        "Откуда взят каждый выбор набора: по записи на каждый задаваемый параметр (по имени) и на каждое "
+        "включаемое дополнение (по id). Его читают документация и проверка досье, но не сборка набора.",
+    "Rules of the preset's own source that the preset leaves out, with the reason.":
+        "Правила из источника набора, которых в наборе нет, с причиной.",
+    "The source lines a choice comes from, or our decision with its reason (a decision may also cite the lines "
+    "it reads).":
+        "Строки источника, откуда взят выбор, или наше решение с причиной (решение тоже может ссылаться на "
+        "строки, которые оно толкует).",
     "A game of Тысяча as played: the ruleset, the players, and every deal with its actions and, optionally, "
     "the results written on the score sheet. JSON and YAML share this model.":
         "Сыгранная игра в «Тысячу»: набор правил, игроки и все партии с их действиями и, если нужно, "

@@ -7,6 +7,7 @@ overlay sets shows up here exactly as the interpreter will use it.
 from __future__ import annotations
 
 from ..ruleset import Resolved
+from .dossier import dossier_section
 from .labels import label
 from .md import code, heading, link, option_key, plain, prose, show, table
 from .rules import DECISIONS_PAGE, RULES_INDEX, SOURCES_PAGE, decision_table, decision_title, tr, value_cell
@@ -45,6 +46,7 @@ def preset_page(site: Site, preset: Preset, lang: str) -> str:
     if parent:
         out += [label("extends", lang, id=parent, link=link(page, f"presets/{parent}.md")), ""]
 
+    out += dossier_section(site, preset, lang)
     out += [heading(2, label("overlays_used", lang), "overlays"), ""]
     if res.overlays:
         for oid in res.overlays:
