@@ -163,7 +163,7 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
                 continue
             entry = written[s] if written else 0
             assert row["delta"][s] - other["delta"][s] == entry, \
-                f"seat {s}: an entry of {entry} written earlier in the deal did not survive; {where}; without it: {other}"
+                f"seat {s}: an earlier entry of {entry} did not survive; {where}; without it: {other}"
         if action.kind == "expose-card" and row["dealer"] not in marked:
             assert other["delta"][row["dealer"]] == -penalty, f"an exposed card costs the penalty {penalty}; {where}"
     else:  # pragma: no cover
