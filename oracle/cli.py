@@ -11,7 +11,7 @@ from typing import Any
 
 from .engine import Game, play_random
 from .errors import InputError, OracleError
-from .record import Recorder
+from .records import Recorder
 from .ruleset import load_library, load_ruleset
 
 
@@ -122,8 +122,7 @@ _RULESETS: dict[Any, Any] = {}  # rulesets resolved in this run (a worker proces
 
 
 def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
-    from .transcript import read_record
-    from .validate import Verdict, validate_record
+    from .records import Verdict, read_record, validate_record
 
     path, ruleset, all_errors = job
     try:
@@ -201,9 +200,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .records import read_record, validate_record
     from .sheet import render
-    from .transcript import read_record
-    from .validate import validate_record
 
     rec = read_record(args.file)
     holder: dict[str, Any] = {}
@@ -222,7 +220,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     from .coverage import Coverage, cover_record
-    from .transcript import read_record
+    from .records import read_record
 
     cov = Coverage()
     unreadable = 0

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import NOTATION_PARAMS
+from .records import RecordFile, Verdict, validate_record
 from .ruleset import DECK_PARAMS, SEATS_PARAM, Ruleset
-from .transcript import RecordFile
-from .validate import Verdict, validate_record
 
 
 @dataclass

@@ -18,10 +18,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, RuleFileError, RulesetError
+from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang import types as T
 from .lang.compiler import ENGINE_VARS, KEYWORDS, Compiler, Define, Env, Param, Scope, VarDecl
 from .lang.stdlib import REGISTRY, DeckShape
+from .limits import MAX_PARAM_INT
 from .rulefile import RuleDoc, load_doc
 from .yamlpos import PosStr, plain
 
@@ -261,7 +262,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
             pname = str(pname)
             if pname not in decls:
                 where = pname.location() if isinstance(pname, PosStr) else loc
-                raise RulesetError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where)
+                raise ParamError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where, str(pname))
             values[pname] = _plain(value)
             set_by[pname] = who
     return Resolved(name, lib, applied, rules, decls, values, set_by)
@@ -321,6 +322,9 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
             raise bad(f"{value} is below the minimum {decl.min}")
         if decl.max is not None and value > decl.max:
             raise bad(f"{value} is above the maximum {decl.max}")
+        # A parameter can size an enumeration (bids up to max_bid): without a declared maximum it is bounded.
+        if decl.max is None and abs(value) > MAX_PARAM_INT:
+            raise bad(f"{value} is out of bounds: parameters without a declared maximum stay within ±{MAX_PARAM_INT}")
         return Param(decl.name, "int", value, None, decl.rule_id)
     if t == "bool":
         if not isinstance(value, bool):
@@ -439,8 +443,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
             who = res.set_by.get(n)
             if who is None:
                 raise
-            raise RulesetError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
-                               else None) from None
+            raise ParamError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
+                             else None, n) from None
 
     phases: list[str] = []
     vars_: dict[str, VarDecl] = {}

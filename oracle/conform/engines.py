@@ -23,7 +23,7 @@ from typing import Any
 
 from ..cards import notation
 from ..engine import Action, Game
-from ..record import decode_value, encode_action, encode_value, sheet_value
+from ..records import decode_value, encode_action, encode_value, sheet_value
 from ..ruleset import Ruleset, load_ruleset
 
 PROTOCOL = "thousand-engine/1"
