@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -92,30 +93,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
-RECORD_SUFFIXES = (".json", ".yaml", ".yml")
-
-
 def _record_files(args_paths: list[str]) -> list[Path]:
-    """Expand files, folders (recursively) and glob patterns into record files."""
-    import glob
+    from .records import record_files
 
-    out: list[Path] = []
-    for raw in args_paths:
-        p = Path(raw)
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.suffix in RECORD_SUFFIXES and q.is_file()))
-        elif p.exists():
-            out.append(p)
-        elif any(ch in raw for ch in "*?["):
-            hits = sorted(Path(h) for h in glob.glob(raw, recursive=True) if Path(h).is_file())
-            if not hits:
-                raise InputError(f"no file matches {raw!r}")
-            out.extend(hits)
-        else:
-            raise InputError(f"{raw}: no such file or folder")
-    if not out:
-        raise InputError("no record files found in " + ", ".join(args_paths))
-    return out
+    return record_files(args_paths)
 
 
 _RULESETS: dict[Any, Any] = {}  # rulesets resolved in this run (a worker process keeps its own)
@@ -161,6 +142,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     files = _record_files(args.paths)
     jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
+    if args.jobs < 1:
+        raise InputError(f"--jobs needs a number of processes, 1 or more, not {args.jobs}")
+    args.jobs = min(args.jobs, os.cpu_count() or 1)  # more workers than cores only costs memory
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
     if args.jobs > 1 and len(jobs) > 1:
@@ -223,13 +207,22 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     from .records import read_record
 
     cov = Coverage()
-    unreadable = 0
+    unreadable = invalid = 0
     for path in _record_files(args.paths):
         try:
-            cover_record(read_record(path), cov, args.ruleset)
+            verdict = cover_record(read_record(path), cov, args.ruleset)
         except InputError as exc:
             print(f"thousand: warning: {exc}", file=sys.stderr)
             unreadable += 1
+            continue
+        # The same exit codes as validate: a record validate rejects is not silently counted.
+        if verdict.error is not None:
+            print(f"thousand: warning: {verdict.error}", file=sys.stderr)
+            unreadable += 1
+        elif not verdict.valid:
+            print(f"thousand: warning: {path}: INVALID under ruleset {verdict.ruleset}: "
+                  + "; ".join(v.format().splitlines()[0] for v in verdict.violations), file=sys.stderr)
+            invalid += 1
     if args.format == "json":
         print(json.dumps(cov.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -245,7 +238,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             print("never reached: " + ", ".join(missing))
         if informal:
             print("not formalised (no logic or values to exercise): " + ", ".join(informal))
-    return 2 if unreadable else 0
+    return 2 if unreadable else (1 if invalid else 0)
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
@@ -417,6 +410,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A file name with an undecodable byte, or a lone surrogate in a record, must print, not crash.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -120,6 +120,8 @@ _DIGESTS: dict[str, tuple[Any, str]] = {}
 
 def load_library(root: Path | None = None) -> Library:
     root = (root or rules_root()).resolve()
+    if not (root / "spec").is_dir():
+        raise RulesetError(f"no rule files at {root} (it has no spec/ folder); check THOUSAND_RULES_ROOT")
     return _load_library(str(root), tree_digest(root))
 
 
@@ -181,6 +183,8 @@ class Resolved:
 def resolve(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
             root: Path | None = None) -> Resolved:
     lib = load_library(root)
+    if not name:
+        raise RulesetError(f"a ruleset needs a name; known: {', '.join(sorted(lib.presets))}")
     chain: list[RuleDoc] = []
     seen: set[str] = set()
     preset_name = name
