@@ -65,17 +65,19 @@ class RecordFile:
             return Location(self.path)
 
 
-def _depth_ok(value: Any, limit: int = MAX_DEPTH) -> bool:
-    stack = [(value, 1)]
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> list[Any] | None:
+    """The path to a value nested more than ``limit`` levels deep, or None."""
+    stack: list[tuple[Any, list[Any]]] = [(value, [])]
     while stack:
-        v, d = stack.pop()
-        if d > limit:
-            return False
+        v, path = stack.pop()
+        if len(path) >= limit:
+            return path
         if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values())
+            stack.extend((x, [*path, k]) for k, x in v.items() if isinstance(x, (dict, list)) or len(path) + 1 >= limit)
         elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v)
-    return True
+            stack.extend((x, [*path, i]) for i, x in enumerate(v)
+                         if isinstance(x, (dict, list)) or len(path) + 1 >= limit)
+    return None
 
 
 def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
@@ -143,8 +145,31 @@ def parse_record(text: str, name: str) -> RecordFile:
     except RuleFileError as exc:
         raise InputError(exc.message.replace("malformed YAML", "not valid YAML"), exc.location) from None
     except RecursionError:
-        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", Location(name)) from None
+        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)",
+                         _deep_place(text, name)) from None
     return load_record(data, name, locator)
+
+
+def _deep_place(text: str, name: str) -> Location:
+    """Where JSON text first opens more than MAX_DEPTH brackets (only called once parsing failed)."""
+    depth, in_str, escaped = 0, False, False
+    for off, ch in enumerate(text):
+        if in_str:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return Location(name, text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1)
+        elif ch in "]}":
+            depth -= 1
+    return Location(name)
 
 
 def load_record(data: Any, name: str = "<record>", locator: Locator | None = None) -> RecordFile:
@@ -154,8 +179,9 @@ def load_record(data: Any, name: str = "<record>", locator: Locator | None = Non
         raise InputError(f"a record must be a mapping with a header and deals, not {type(data).__name__}",
                          locator.locate())
     rec = RecordFile(name, data, locator)
-    if not _depth_ok(data):
-        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", Location(name))
+    deep = _too_deep(data)
+    if deep is not None:
+        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", rec.locate(*deep))
     bad_key = next((k for k in data if not isinstance(k, str)), None)
     if bad_key is not None:
         raise InputError(f"(top level): the field name {bad_key!r} is not text", rec.locate(bad_key))
