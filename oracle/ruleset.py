@@ -22,7 +22,7 @@ from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang import types as T
 from .lang.compiler import ENGINE_VARS, KEYWORDS, Compiler, Define, Env, Param, Scope, VarDecl
 from .lang.stdlib import REGISTRY, DeckShape
-from .limits import MAX_PARAM_INT
+from .limits import MAX_PARAM_INT, MAX_RULE_FILE_BYTES, read_limited
 from .rulefile import RuleDoc, load_doc
 from .yamlpos import PosStr, plain
 
@@ -110,7 +110,7 @@ def tree_digest(root: Path) -> str:
         for p in _files(root / folder):
             h.update(str(p.relative_to(root)).encode())
             h.update(b"\0")
-            h.update(p.read_bytes())
+            h.update(read_limited(p, MAX_RULE_FILE_BYTES, str(p.relative_to(root)), RuleFileError, "rule files"))
     _DIGESTS[str(root)] = (stamp, h.hexdigest())
     return h.hexdigest()
 

@@ -67,6 +67,7 @@ class _RecordLoader(_Loader):
 
 _SCALAR_TAGS = {"tag:yaml.org,2002:" + t for t in ("int", "float", "bool", "null")}
 _STR_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp"}  # a date is kept as the text written
+_KNOWN_TAGS = _SCALAR_TAGS | _STR_TAGS | {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
 class PosStr(str):
@@ -150,6 +151,9 @@ class _Constructor:
         if self.budget < 0:
             raise RuleFileError(f"the document expands to more than {MAX_YAML_NODES:,} values (aliases "
                                 "expanded); refused", self._where(node))
+        if node.tag not in _KNOWN_TAGS:
+            raise RuleFileError(f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed; "
+                                "write plain text, numbers, true/false or null", self._where(node))
         if isinstance(node, yaml.MappingNode):
             out: dict[Any, Any] = {}
             for key_node, value_node in node.value:
@@ -170,9 +174,6 @@ class _Constructor:
             if self.lines is None:
                 self.lines = self.text.splitlines()
             return _make_str(node.value, node, self.file, self.lines)
-        if node.tag not in _SCALAR_TAGS:
-            raise RuleFileError(f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed; "
-                                "write plain text, numbers, true/false or null", self._where(node))
         if node.tag.endswith(":int") and sum(ch.isdigit() for ch in node.value) > MAX_INT_DIGITS:
             raise RuleFileError(f"the number has more than {MAX_INT_DIGITS} digits", self._where(node))
         try:
@@ -190,6 +191,12 @@ def compose(text: str, file: str, loader: type[_Loader] = _Loader) -> yaml.Node 
         mark = exc.problem_mark or exc.context_mark
         where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
         raise RuleFileError(f"malformed YAML: {exc.problem or exc.context}", where) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; it has an offset, not a mark
+        line, col = _line_col_of(text, exc.position)
+        ch = exc.character
+        shown = f"U+{ch:04X}" if isinstance(ch, int) else repr(ch)
+        raise RuleFileError(f"malformed YAML: the character {shown} is not allowed in YAML text",
+                            Location(file, line, col)) from None
     except yaml.YAMLError as exc:
         raise RuleFileError(f"malformed YAML: {exc}", Location(file)) from None
 
@@ -213,7 +220,7 @@ def compose_record(text: str, file: str) -> yaml.Node | None:
 
 def load_yaml_file(path: Path, display: str | None = None, error: type[OracleError] = RuleFileError) -> Any:
     name = display or str(path)
-    text = decode_utf8(read_limited(path, MAX_RULE_FILE_BYTES, name, error), name, error)
+    text = decode_utf8(read_limited(path, MAX_RULE_FILE_BYTES, name, error, "rule files"), name, error)
     return load_yaml_text(text, name)
 
 
