@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +31,7 @@ from oracle.records import JsonLocator, read_record, validate_record
 GOLDEN = ROOT / "tests" / "golden"
 GAME = json.loads((ROOT / "examples" / "classic-game.json").read_text(encoding="utf-8"))
 DEEP = bool(os.environ.get("THOUSAND_DEEP"))
+EXAMPLES = int(os.environ.get("THOUSAND_FUZZ_RECORDS") or (100_000 if DEEP else 60))  # how many mutated inputs
 
 
 def game(deals: int = 3) -> dict:
@@ -321,7 +324,7 @@ def test_a_full_size_record_stays_under_the_memory_ceiling(tmp_path):
 
 # --------------------------------------------------------------------------- the fuzz
 
-def _bases() -> list[tuple[str, bytes]]:
+def _bases() -> list[tuple[str, bytes, str]]:
     """Short real records (the fuzz must be quick per example): the examples, and golden records cut early."""
     out = [("first-deal.yaml", (ROOT / "examples" / "first-deal.yaml").read_bytes()),
            ("three-deals.json", json.dumps(game(3), indent=1).encode())]
@@ -333,19 +336,14 @@ def _bases() -> list[tuple[str, bytes]]:
             rec.pop("expect", None)
             if sum(len(d.get("actions", [])) for d in rec["deals"]) <= 120:
                 out.append((f"{ruleset}-{p.name}", json.dumps(rec, ensure_ascii=False).encode()))
-    return out
+    # Each base also as JSON text of its content, to copy it quickly (YAML is parsed once, here).
+    return [(name, raw, json.dumps(yaml.safe_load(raw) if name.endswith(".yaml") else json.loads(raw)))
+            for name, raw in out]
 
 
 BASES = _bases()
 CARDISH = ["10H", "QS", "AD", "9C", "JJ", "11H", "", "Q", "♠A", "Т♥", "10h", "KD KD", "QS QS QS"]
 NAMES = ["Anna", "P1", "P2", "P3", "Vera", "", "P9", "Ω", "\ud800", "Anna\x00"]
-SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 400), st.integers(-(10**40), 10**40), st.floats(allow_nan=True),
-    st.text(max_size=6), st.sampled_from(CARDISH + NAMES), st.just("9" * 5000), st.just("x" * 100_000),
-)
-VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                       st.dictionaries(st.text(max_size=5), inner, max_size=3)),
-                      max_leaves=6)
 # Parameters and rulesets come from short lists: each new combination compiles a ruleset (seconds, memory).
 PARAMS = [{}, {"max_bid": 400}, {"max_bid": 10**9}, {"max_bid": "x"}, {"nope": 1}, {"target": -5},
           {"ranks": []}, {"players": 9}, {"bid_step": 0}, {"max_bid": None}, {"cut_modelled": True}]
@@ -355,6 +353,38 @@ SNIPPETS = [b"? [a]\n: 1\n", b"x: !!timestamp x\n", b"x: !!int x\n", b"x: !!bool
             b"&a [*a]", b"*a", b"x: &a [1]\ny: [*a, *a]\n", b"\t", b"\xff", b"\xef\xbb\xbf", b"\x00", b"[" * 200,
             b"{" * 50, b'"\\ud800"', b"9" * 5000, b"1e999999", b"NaN", b"---\n", b"...\n", b"%YAML 1.1\n",
             b"!!python/object:os.system ls\n", b"\r\n", "é♠Т".encode()]
+KINDS = ["value", "value", "delete", "insert", "card", "seat", "header", "bytes", "truncate", "snippet", "format",
+         "encoding", "size"]
+
+
+def random_value(rng: random.Random, depth: int = 0) -> object:
+    """A JSON-ish value: the scalars that break readers most often, and small lists and mappings of them."""
+    pick = rng.randrange(16 if depth < 2 else 13)
+    if pick == 0:
+        return None
+    if pick == 1:
+        return rng.random() < 0.5
+    if pick in (2, 3):
+        return rng.randint(-3, 400)
+    if pick == 4:
+        return rng.randint(-(10**40), 10**40)
+    if pick == 5:
+        return rng.choice([0.5, -0.0, 1e308, float("inf"), float("nan"), 1e-300])
+    if pick in (6, 7):
+        return "".join(chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x400, 0x450), rng.randrange(0, 32),
+                                       rng.randrange(0xD800, 0xE000), rng.randrange(0x1F000, 0x1F100)]))
+                       for _ in range(rng.randrange(7)))
+    if pick in (8, 9):
+        return rng.choice(CARDISH + NAMES)
+    if pick == 10:
+        return "9" * 5000
+    if pick == 11:
+        return "x" * 100_000
+    if pick == 12:
+        return rng.choice(["deal", "play", "bid", "pass", "hands", "result", "marks", "seat", "action"])
+    if pick in (13, 14):
+        return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {str(random_value(rng, 2)): random_value(rng, depth + 1) for _ in range(rng.randrange(3))}
 
 
 def _paths(v: object, path: tuple = ()) -> list[tuple]:
@@ -375,53 +405,47 @@ def _get(v: object, path: tuple) -> object:
     return v
 
 
-@st.composite
-def mutated_records(draw: st.DrawFn) -> tuple[str, bytes]:
-    name, raw = draw(st.sampled_from(BASES))
+def mutate(name: str, raw: bytes, data: str, kind: str, rng: random.Random) -> tuple[str, bytes]:
+    """One mutation of a base record (``data`` is its content as JSON text, to copy quickly)."""
     suffix = name.rsplit(".", 1)[1]
-    kind = draw(st.sampled_from(["value", "value", "delete", "insert", "card", "seat", "header", "bytes",
-                                 "truncate", "snippet", "format", "encoding", "size"]))
     if kind in ("bytes", "truncate", "snippet", "encoding"):
-        data = bytearray(raw)
+        buf = bytearray(raw)
         if kind == "bytes":
-            for _ in range(draw(st.integers(1, 8))):
-                i = draw(st.integers(0, len(data) - 1))
-                data[i] = draw(st.integers(0, 255))
+            for _ in range(rng.randint(1, 8)):
+                buf[rng.randrange(len(buf))] = rng.randrange(256)
         elif kind == "truncate":
-            data = data[: draw(st.integers(0, len(data)))]
+            buf = buf[: rng.randint(0, len(buf))]
         elif kind == "snippet":
-            i = draw(st.integers(0, len(data)))
-            data[i:i] = draw(st.sampled_from(SNIPPETS))
+            i = rng.randint(0, len(buf))
+            buf[i:i] = rng.choice(SNIPPETS)
         else:
-            text = raw.decode("utf-8")
-            codec = draw(st.sampled_from(["utf-16", "latin-1", "utf-8-sig", "cp1251"]))
-            data = bytearray(text.encode(codec, errors="replace"))
-        return f"m.{suffix}", bytes(data)
-    rec = yaml.safe_load(raw) if suffix == "yaml" else json.loads(raw)
+            codec = rng.choice(["utf-16", "latin-1", "utf-8-sig", "cp1251"])
+            buf = bytearray(raw.decode("utf-8").encode(codec, errors="replace"))
+        return f"m.{suffix}", bytes(buf)
+    rec = json.loads(data)
     if kind == "header":
-        field = draw(st.sampled_from(["params", "ruleset", "overlays", "players", "first_dealer", "version",
-                                      "format", "start", "result", "seed"]))
+        field = rng.choice(["params", "ruleset", "overlays", "players", "first_dealer", "version", "format",
+                            "start", "result", "seed"])
         if field == "params":
-            rec["params"] = draw(st.sampled_from(PARAMS))
+            rec["params"] = rng.choice(PARAMS)
         elif field == "ruleset":
-            rec["ruleset"] = draw(st.sampled_from(RULESETS))
+            rec["ruleset"] = rng.choice(RULESETS)
         elif field == "overlays":
-            rec["overlays"] = draw(st.sampled_from([[], ["variant.no-such"], [5], "x", ["variant.two-bank"]]))
+            rec["overlays"] = rng.choice([[], ["variant.no-such"], [5], "x", ["variant.two-bank"]])
         else:
-            rec[field] = draw(VALUES)
+            rec[field] = random_value(rng)
     elif kind == "size":
-        deals = rec.get("deals") or [{}]
-        rec["deals"] = deals * draw(st.integers(2, 6))
+        rec["deals"] = (rec.get("deals") or [{}]) * rng.randint(2, 6)
     else:
         paths = _paths(rec)
         if kind == "card":
             paths = [p for p in paths if isinstance(_get(rec, p), str) and _get(rec, p)[-1:] in "HSDC"] or paths
         if kind == "seat":
             paths = [p for p in paths if p and p[-1] in ("seat", "to", "dealer", "first_dealer")] or paths
-        path = draw(st.sampled_from(paths))
+        path = rng.choice(paths)
         parent = _get(rec, path[:-1]) if path else None
-        new = (draw(st.sampled_from(CARDISH)) if kind == "card" else draw(st.sampled_from([*NAMES, 0, 1, 2, 3, -1]))
-               if kind == "seat" else draw(VALUES))
+        new = (rng.choice(CARDISH) if kind == "card" else rng.choice([*NAMES, 0, 1, 2, 3, -1]) if kind == "seat"
+               else random_value(rng))
         if not path:
             rec = new
         elif kind == "delete":
@@ -429,20 +453,42 @@ def mutated_records(draw: st.DrawFn) -> tuple[str, bytes]:
         elif kind == "insert" and isinstance(parent, list):
             parent.insert(path[-1], new)
         elif kind == "insert" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(["extra", "seat", "action", "result", "hands", "marks", "value"]))] = new
+            parent[rng.choice(["extra", "seat", "action", "result", "hands", "marks", "value"])] = new
         else:
             parent[path[-1]] = new  # type: ignore[index]
-    fmt = draw(st.sampled_from(["json", "json-tab", "yaml"])) if kind == "format" else suffix
+    # YAML is read by a slower reader: it stays a small share of the mutations.
+    fmt = rng.choice(["json", "json-tab", "json", "yaml"]) if kind == "format" else suffix
     if fmt == "yaml":
         try:
             return "m.yaml", yaml.safe_dump(rec, allow_unicode=True).encode("utf-8", errors="surrogatepass")
         except yaml.YAMLError:
             fmt = "json"
-    text = json.dumps(rec, ensure_ascii=draw(st.booleans()), indent="\t" if fmt == "json-tab" else None)
+    text = json.dumps(rec, ensure_ascii=rng.random() < 0.5, indent="\t" if fmt == "json-tab" else None)
     return f"m.{'json' if fmt != 'yaml' else 'yaml'}", text.encode("utf-8", errors="surrogatepass")
 
 
+@st.composite
+def mutated_records(draw: st.DrawFn) -> tuple[str, bytes]:
+    """A base record, a kind of mutation, and the seed of its details (few draws: the deep run is long)."""
+    name, raw, data = draw(st.sampled_from(BASES))
+    kind = draw(st.sampled_from(KINDS))
+    return mutate(name, raw, data, kind, random.Random(draw(st.integers(0, 2**64 - 1))))
+
+
 FIGURES: Counter[str] = Counter()
+# A wall-clock budget for a long run (THOUSAND_FUZZ_SECONDS): examples past it are drawn but not judged,
+# and the figures say how many were judged.
+BUDGET = float(os.environ.get("THOUSAND_FUZZ_SECONDS") or "inf")
+STARTED: list[float] = []
+
+
+def over_budget() -> bool:
+    if not STARTED:
+        STARTED.append(time.monotonic())
+    if time.monotonic() - STARTED[0] <= BUDGET:
+        return False
+    FIGURES["not judged (time budget)"] += 1
+    return True
 
 
 def judge(tmp: Path, name: str, data: bytes, all_errors: bool) -> None:
@@ -468,6 +514,18 @@ def judge(tmp: Path, name: str, data: bytes, all_errors: bool) -> None:
     FIGURES["records"] += 1
 
 
+@pytest.fixture(scope="module")
+def fuzz_dir(tmp_path_factory):
+    """Where each mutated record is written: in memory where the system offers it (the deep run writes 100,000)."""
+    import shutil
+    import tempfile
+
+    shm = Path("/dev/shm")
+    d = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() and os.access(shm, os.W_OK) else tmp_path_factory.mktemp("f")
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _report_figures():
     """Print what the fuzz did after the module's tests (shown with ``pytest -s``)."""
@@ -475,16 +533,20 @@ def _report_figures():
     if FIGURES["records"]:
         print(f"\nrecord fuzz: {FIGURES['records']} mutated records, {FIGURES['valid']} valid, "
               f"{FIGURES['invalid']} invalid (every violation located), {FIGURES['unreadable']} unreadable "
-              "(every error located), 0 internal errors, every input unchanged")
+              "(every error located), 0 internal errors, every input unchanged"
+              + (f"; {FIGURES['not judged (time budget)']} drawn past the time budget"
+                 if FIGURES["not judged (time budget)"] else ""))
 
 
-@settings(max_examples=100_000 if DEEP else 60, deadline=None, database=None, derandomize=not DEEP,
+@settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=not DEEP,
           phases=[Phase.generate, Phase.shrink] if DEEP else [Phase.explicit, Phase.generate],
           suppress_health_check=list(HealthCheck))
 @given(mutated_records(), st.booleans())
-def test_mutated_records_get_a_verdict_or_a_located_error(tmp_path_factory, case, all_errors):
+def test_mutated_records_get_a_verdict_or_a_located_error(fuzz_dir, case, all_errors):
+    if over_budget():
+        return
     name, data = case
-    judge(tmp_path_factory.getbasetemp(), name, data, all_errors)
+    judge(fuzz_dir, name, data, all_errors)
 
 
 def test_the_unmutated_bases_get_a_verdict():
@@ -492,7 +554,7 @@ def test_the_unmutated_bases_get_a_verdict():
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:
-        for name, raw in BASES:
+        for name, raw, _ in BASES:
             (Path(d) / name).write_bytes(raw)
             out = cli._validate_one((str(Path(d) / name), None, False))
             assert "error" not in out, out["_text"]

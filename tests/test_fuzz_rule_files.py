@@ -10,6 +10,7 @@ it mutates 10,000 rule files and prints its figures.
 from __future__ import annotations
 
 import os
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from oracle.ruleset import load_ruleset
 from oracle.yamlpos import PosStr
 
 DEEP = bool(os.environ.get("THOUSAND_DEEP"))
+EXAMPLES = int(os.environ.get("THOUSAND_FUZZ_RECORDS") or (10_000 if DEEP else 40))  # how many mutated inputs
 FOLLOW = "spec/play/follow-suit.yaml"
 GUARD = "forbid: len(trick) > 0 and suit(card) != led and holds_suit(actor, led)"
 TRICK_DO = "spec/play/trick-resolution.yaml"
@@ -245,6 +247,19 @@ def mutated_rule_files(draw: st.DrawFn) -> tuple[Path, bytes]:
 
 
 FIGURES: Counter[str] = Counter()
+# A wall-clock budget for a long run (THOUSAND_FUZZ_SECONDS): examples past it are drawn but not judged,
+# and the figures say how many were judged.
+BUDGET = float(os.environ.get("THOUSAND_FUZZ_SECONDS") or "inf")
+STARTED: list[float] = []
+
+
+def over_budget() -> bool:
+    if not STARTED:
+        STARTED.append(time.monotonic())
+    if time.monotonic() - STARTED[0] <= BUDGET:
+        return False
+    FIGURES["not judged (time budget)"] += 1
+    return True
 
 
 @pytest.fixture(scope="module")
@@ -259,7 +274,9 @@ def _report_figures():
         print(f"\nrule-file fuzz: {FIGURES['files']} mutated rule files, {FIGURES['loaded']} still loaded "
               f"({FIGURES['texts']} logic texts parsed, {FIGURES['bad_logic']} refused), {FIGURES['refused']} "
               f"refused by the reader or schema, {FIGURES['compiled']} compiled with the whole ruleset "
-              f"({FIGURES['compile_errors']} refused); every error located, 0 internal errors, inputs unchanged")
+              f"({FIGURES['compile_errors']} refused); every error located, 0 internal errors, inputs unchanged"
+              + (f"; {FIGURES['not judged (time budget)']} drawn past the time budget"
+                 if FIGURES["not judged (time budget)"] else ""))
 
 
 def located(exc: OracleError, file: str) -> None:
@@ -267,11 +284,13 @@ def located(exc: OracleError, file: str) -> None:
     assert exc.location.file in (file, "<text>") or exc.location.file.startswith(("spec/", "variants/")), str(exc)
 
 
-@settings(max_examples=10_000 if DEEP else 40, deadline=None, database=None, derandomize=not DEEP,
+@settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=not DEEP,
           phases=[Phase.generate, Phase.shrink] if DEEP else [Phase.generate],
           suppress_health_check=list(HealthCheck))
 @given(mutated_rule_files(), st.randoms(use_true_random=False))
 def test_mutated_rule_files_load_or_get_a_located_error(scratch, case, rnd):
+    if over_budget():
+        return
     original, data = case
     rel = str(original.relative_to(ROOT))
     p = scratch / rel
@@ -295,7 +314,7 @@ def test_mutated_rule_files_load_or_get_a_located_error(scratch, case, rnd):
                 located(exc, rel)
                 FIGURES["bad_logic"] += 1
         # The whole ruleset is compiled for a sample only: it takes seconds.
-        if rnd.random() < (0.01 if DEEP else 0.1) and FIGURES["compiled"] < (120 if DEEP else 3):
+        if rnd.random() < (0.01 if DEEP else 0.1) and FIGURES["compiled"] < (30 if DEEP else 3):
             FIGURES["compiled"] += 1
             try:
                 load_ruleset("classic", root=scratch)

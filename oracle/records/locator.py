@@ -109,8 +109,8 @@ class YamlLocator:
 
     def locate(self, *path: Any) -> Location:
         node = self.root
-        if node is None:
-            return Location(self.file)
+        if node is None:  # a document of comments only
+            return Location(self.file, 1, 1)
         best = node.start_mark
         for key in path:
             nxt = None
