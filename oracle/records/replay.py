@@ -41,20 +41,24 @@ def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any,
         return hit
     try:
         rs = load_ruleset(name, overlays, params)
-    except ParamError as exc:
-        if not params or exc.param not in params:
-            raise
-        raise InputError(f"params/{exc.param}: {exc.message.removeprefix('override sets ')}",
-                         rec.locate("params", exc.param)) from None
     except OracleError as exc:
-        if not params:
+        if isinstance(exc, ParamError) and params and exc.param in params:
+            raise InputError(f"params/{exc.param}: {exc.message.removeprefix('override sets ')}",
+                             rec.locate("params", exc.param)) from None
+        if not params and not overlays:
             raise
         try:
-            load_ruleset(name, overlays)
+            load_ruleset(name)
         except OracleError:
             raise exc from None
-        # Only the record's parameters make the ruleset fail: the record is at fault.
-        raise InputError(f"params: {exc}", rec.locate("params")) from None
+        # The named ruleset loads: the record's own overlays or parameters make it fail.
+        field = "params"
+        if overlays:
+            try:
+                load_ruleset(name, overlays)
+            except OracleError:
+                field = "overlays"
+        raise InputError(f"{field}: {exc}", rec.locate(field)) from None
     if cache is not None:
         cache[key] = rs
     return rs
