@@ -25,17 +25,18 @@ class _Parser(argparse.ArgumentParser):
 
 def _param_pairs(pairs: list[str]) -> dict[str, Any]:
     """--set name=value, with the value read as YAML (numbers, true/false, lists)."""
-    import yaml
+    from .errors import RuleFileError
+    from .yamlpos import load_yaml_text, plain
 
     out: dict[str, Any] = {}
     for p in pairs:
         name, sep, raw = p.partition("=")
         if not sep or not name:
             raise InputError(f"--set needs name=value, not {p!r}")
-        try:
-            out[name.strip()] = yaml.safe_load(raw)
-        except yaml.YAMLError:
-            raise InputError(f"--set {name}: cannot read the value {raw!r}") from None
+        try:  # the rule files' reader: its limits (nesting, aliases, digits) hold for the command line too
+            out[name.strip()] = plain(load_yaml_text(raw, f"--set {name}"))
+        except RuleFileError as exc:
+            raise InputError(f"--set {name}: cannot read the value {raw!r}: {exc.message}") from None
     return out
 
 

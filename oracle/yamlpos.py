@@ -142,6 +142,7 @@ class _Constructor:
         self.positions = positions
         self.budget = budget
         self.safe = yaml.constructor.SafeConstructor()
+        self.open: set[int] = set()  # the collections being built: an alias to one of them is a cycle
 
     def _where(self, node: yaml.Node) -> Location:
         return Location(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
@@ -151,6 +152,17 @@ class _Constructor:
         if self.budget < 0:
             raise RuleFileError(f"the document expands to more than {MAX_YAML_NODES:,} values (aliases "
                                 "expanded); refused", self._where(node))
+        if isinstance(node, yaml.CollectionNode):
+            if id(node) in self.open:
+                raise RuleFileError("an alias refers to the list or mapping that contains it", self._where(node))
+            self.open.add(id(node))
+            try:
+                return self._build(node)
+            finally:
+                self.open.discard(id(node))
+        return self._build(node)
+
+    def _build(self, node: yaml.Node) -> Any:
         if node.tag not in _KNOWN_TAGS:
             raise RuleFileError(f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed; "
                                 "write plain text, numbers, true/false or null", self._where(node))

@@ -287,6 +287,14 @@ def test_coverage_exits_like_validate(tmp_path, capsys):
     assert "invalid.json" in err and "broken.json" in err
 
 
+@pytest.mark.parametrize(("value", "words"), [("9" * 5000, "30 digits"), ("&a [*a]", "refers to"),
+                                              ("[" * 5000, "levels deep"), ("!!int x", "cannot be read")])
+def test_a_bad_set_value_on_the_command_line_is_refused(capsys, value, words):
+    assert main(["play", "--set", f"max_bid={value}"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "internal error" not in err
+
+
 # --------------------------------------------------------------------------- memory and time
 
 def test_a_yaml_alias_bomb_record_is_refused_in_little_memory(tmp_path):

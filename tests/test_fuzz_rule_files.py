@@ -98,6 +98,7 @@ def test_logic_just_inside_the_limit_compiles(tree):
     ("!!bool maybe", "x: !!bool maybe", "cannot be read as bool"),
     ("!!binary", "x: !!binary aGk=", "not allowed"),
     ("a Python tag", "x: !!python/object/apply:os.system [ls]", "not allowed"),
+    ("an alias to itself", "x: &a [*a]", "refers to the list or mapping that contains it"),
     ("5,000-deep YAML", "x: " + "[" * 5000 + "]" * 5000, "levels deep"),
     ("500-deep block YAML", "".join(" " * i + "a:\n" for i in range(500)) + " " * 500 + "a: 1", "levels deep"),
 ])
