@@ -277,8 +277,9 @@ def _match(names: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
     if not pattern:
         return not names
     head, tail = pattern[0], pattern[1:]
-    if head == "**":
-        return any(_match(names[i:], tail) for i in range(len(names) + 1))
+    if head == "**":  # any number of folders, none of them hidden (as the shell's globstar)
+        visible = next((i for i, n in enumerate(names) if n.startswith(".")), len(names))
+        return any(_match(names[i:], tail) for i in range(visible + 1))
     if not names or (names[0].startswith(".") and not head.startswith(".")):
         return False
     return fnmatchcase(names[0], head) and _match(names[1:], tail)
