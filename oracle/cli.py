@@ -15,7 +15,7 @@ from . import __version__
 from .engine import Game, play_random
 from .errors import InputError, OracleError
 from .plural import count
-from .record import Recorder
+from .records import Recorder
 from .ruleset import load_library, load_ruleset
 
 
@@ -28,17 +28,18 @@ class _Parser(argparse.ArgumentParser):
 
 def _param_pairs(pairs: list[str]) -> dict[str, Any]:
     """--set name=value, with the value read as YAML (numbers, true/false, lists)."""
-    import yaml
+    from .errors import RuleFileError
+    from .yamlpos import load_yaml_text, plain
 
     out: dict[str, Any] = {}
     for p in pairs:
         name, sep, raw = p.partition("=")
         if not sep or not name:
             raise InputError(f"--set needs name=value, not {p!r}")
-        try:
-            out[name.strip()] = yaml.safe_load(raw)
-        except yaml.YAMLError:
-            raise InputError(f"--set {name}: cannot read the value {raw!r}") from None
+        try:  # the rule files' reader: its limits (nesting, aliases, digits) hold for the command line too
+            out[name.strip()] = plain(load_yaml_text(raw, f"--set {name}"))
+        except RuleFileError as exc:
+            raise InputError(f"--set {name}: cannot read the value {raw!r}: {exc.message}") from None
     return out
 
 
@@ -102,38 +103,17 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
-RECORD_SUFFIXES = (".json", ".yaml", ".yml")
-
-
 def _record_files(args_paths: list[str]) -> list[Path]:
-    """Expand files, folders (recursively) and glob patterns into record files."""
-    import glob
+    from .records import record_files
 
-    out: list[Path] = []
-    for raw in args_paths:
-        p = Path(raw)
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.suffix in RECORD_SUFFIXES and q.is_file()))
-        elif p.exists():
-            out.append(p)
-        elif any(ch in raw for ch in "*?["):
-            hits = sorted(Path(h) for h in glob.glob(raw, recursive=True) if Path(h).is_file())
-            if not hits:
-                raise InputError(f"no file matches {raw!r}")
-            out.extend(hits)
-        else:
-            raise InputError(f"{raw}: no such file or folder")
-    if not out:
-        raise InputError("no record files found in " + ", ".join(args_paths))
-    return out
+    return record_files(args_paths)
 
 
 _RULESETS: dict[Any, Any] = {}  # rulesets resolved in this run (a worker process keeps its own)
 
 
 def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
-    from .transcript import read_record
-    from .validate import Verdict, validate_record
+    from .records import Verdict, read_record, validate_record
 
     path, ruleset, all_errors = job
     try:
@@ -192,6 +172,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     files = _record_files(args.paths)
     jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
+    if args.jobs < 1:
+        raise InputError(f"--jobs needs a number of processes, 1 or more, not {args.jobs}")
+    args.jobs = min(args.jobs, os.cpu_count() or 1)  # more workers than cores only costs memory
     bar = _bar(len(jobs))
     as_json = args.format == "json"
 
@@ -309,10 +292,9 @@ def _violation_text(v: Any, rs: Any, lang: str) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .records import read_record, validate_record
     from .sheet import parse_range, render
     from .sheet import word as sheet_word
-    from .transcript import read_record
-    from .validate import validate_record
 
     deals = parse_range(args.deals) if args.deals else None
     rec = read_record(args.file)
@@ -332,23 +314,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     from .coverage import Coverage, cover_record
-    from .transcript import read_record
+    from .records import read_record
 
     cov = Coverage()
-    unreadable = 0
+    unreadable = invalid = 0
     files = _record_files(args.paths)
     bar = _bar(len(files))
+
+    def warn(text: str) -> None:
+        if bar is not None:
+            bar.write(f"thousand: warning: {text}", file=sys.stderr)
+        else:
+            print(f"thousand: warning: {text}", file=sys.stderr)
+
     try:
         for path in files:
             try:
-                cover_record(read_record(path), cov, args.ruleset)
+                verdict = cover_record(read_record(path), cov, args.ruleset)
             except InputError as exc:
-                warning = f"thousand: warning: {exc}"
-                if bar is not None:
-                    bar.write(warning, file=sys.stderr)
-                else:
-                    print(warning, file=sys.stderr)
+                warn(str(exc))
                 unreadable += 1
+                verdict = None
+            # The same exit codes as validate: a record validate rejects is not silently counted.
+            if verdict is not None and verdict.error is not None:
+                warn(str(verdict.error))
+                unreadable += 1
+            elif verdict is not None and not verdict.valid:
+                warn(f"{path}: INVALID under ruleset {verdict.ruleset}: "
+                     + "; ".join(v.format().splitlines()[0] for v in verdict.violations))
+                invalid += 1
             if bar is not None:
                 bar.update()
     finally:
@@ -369,7 +363,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
             print("never reached: " + ", ".join(missing))
         if informal:
             print("not formalised (no logic or values to exercise): " + ", ".join(informal))
-    return 2 if unreadable else 0
+    return 2 if unreadable else (1 if invalid else 0)
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
@@ -551,6 +545,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # A file name with an undecodable byte, or a lone surrogate in a record, must print, not crash.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

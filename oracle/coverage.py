@@ -14,9 +14,8 @@ from typing import Any
 
 from .cards import NOTATION_PARAMS
 from .lang.program import Effect
+from .records import RecordFile, Verdict, validate_record
 from .ruleset import DECK_PARAMS, SEATS_PARAM
-from .transcript import RecordFile
-from .validate import Verdict, validate_record
 
 
 @dataclass

@@ -53,3 +53,11 @@ class RuleRuntimeError(OracleError):
 
 class InputError(OracleError):
     """A record, a command line or an engine reply is malformed."""
+
+
+class ParamError(RulesetError):
+    """A parameter's value is refused (unknown name, wrong type, out of bounds); ``param`` names it."""
+
+    def __init__(self, message: str, location: Location | None = None, param: str | None = None) -> None:
+        super().__init__(message, location)
+        self.param = param

@@ -25,9 +25,8 @@ from .cards import notation
 from .coverage import Coverage, cover_record
 from .engine import Action, Game, play_random
 from .lang import types as T
-from .record import Recorder, encode_action, encode_value, is_chance
+from .records import Recorder, Replayer, encode_action, encode_value, is_chance, load_record, traced_writes
 from .ruleset import Ruleset, load_library, load_ruleset
-from .transcript import parse_record
 
 SEEDS = range(0, 60)
 MAX_VALID = 3
@@ -111,7 +110,7 @@ def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage
     for seed in SEEDS:
         record, actions = play_record(rs, seed, params, MAX_DEALS, overlays)
         before = {r for r, n in cov.hits.items() if n}
-        cover_record(parse_record(json.dumps(record), f"seed-{seed}.json"), cov)
+        cover_record(load_record(record, f"seed-{seed}.json"), cov)
         after = {r for r, n in cov.hits.items() if n}
         if (not kept and not params and not overlays) or after - before:
             kept.append((seed, record, actions))
@@ -260,13 +259,11 @@ def _with_deal(record: dict[str, Any], di: int, ai: int, bad: Action, decl: Any,
 def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[Action]]]],
                   out: dict[str, Golden] | None = None) -> list[Golden]:
     """For each rule that decides a recorded value, a record whose sheet gets that value wrong."""
-    from .validate import Replayer
-
     numeric = [d.name for d in rs.recorded if d.scope == "seat" and T.base(d.type) == "int" and not d.explained_by]
     out = out if out is not None else {}
     start = set(out)
     for seed, record, _ in games:
-        rp = Replayer(parse_record(json.dumps(record), f"seed-{seed}.json"))
+        rp = Replayer(load_record(record, f"seed-{seed}.json"))
         game = rp.start()
         last = len(record["deals"]) - 1
         for di, deal in enumerate(record["deals"]):
@@ -274,11 +271,11 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
             rp.replay_deal(game, di, deal, last=di == last)
             if len(game.sheet) == before or "result" not in deal:
                 continue
-            writes = rp._replay_traced(*rp._deal_start(di))
+            writes = traced_writes(rs, rp.deal_start(di))
             row = game.sheet[before]
             for key in numeric:
                 for s in range(len(record["players"])):
-                    writers = [r for r, var, seat in writes if var == key and seat == s]
+                    writers = [w.rule for w in writes if w.var == key and w.seat == s]
                     if not writers or writers[-1] in out:
                         continue
                     rule = writers[-1]

@@ -17,11 +17,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .errors import Location, RuleFileError, RulesetError
+from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang import types as T
 from .lang.compiler import ENGINE_VARS, KEYWORDS, Define, Param, VarDecl
 from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
 from .lang.stdlib import REGISTRY, DeckShape
+from .limits import MAX_PARAM_INT, MAX_RULE_FILE_BYTES, read_limited
 from .rulefile import RuleDoc, load_doc
 from .sequence import Sequence
 from .yamlpos import PosStr, plain
@@ -110,7 +111,7 @@ def tree_digest(root: Path) -> str:
         for p in _files(root / folder):
             h.update(str(p.relative_to(root)).encode())
             h.update(b"\0")
-            h.update(p.read_bytes())
+            h.update(read_limited(p, MAX_RULE_FILE_BYTES, str(p.relative_to(root)), RuleFileError, "rule files"))
     _DIGESTS[str(root)] = (stamp, h.hexdigest())
     return h.hexdigest()
 
@@ -120,6 +121,8 @@ _DIGESTS: dict[str, tuple[Any, str]] = {}
 
 def load_library(root: Path | None = None) -> Library:
     root = (root or rules_root()).resolve()
+    if not (root / "spec").is_dir():
+        raise RulesetError(f"no rule files at {root} (it has no spec/ folder); check THOUSAND_RULES_ROOT")
     return _load_library(str(root), tree_digest(root))
 
 
@@ -157,6 +160,8 @@ class Resolved:
 def resolve(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
             root: Path | None = None) -> Resolved:
     lib = load_library(root)
+    if not name:
+        raise RulesetError(f"a ruleset needs a name; known: {', '.join(sorted(lib.presets))}")
     chain: list[RuleDoc] = []
     seen: set[str] = set()
     preset_name = name
@@ -248,7 +253,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
             pname = str(pname)
             if pname not in decls:
                 where = pname.location() if isinstance(pname, PosStr) else loc
-                raise RulesetError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where)
+                raise ParamError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where, str(pname))
             values[pname] = _plain(value)
             set_by[pname] = who
     return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner)
@@ -395,6 +400,9 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
             raise bad(f"{value} is below the minimum {decl.min}")
         if decl.max is not None and value > decl.max:
             raise bad(f"{value} is above the maximum {decl.max}")
+        # A parameter can size an enumeration (bids up to max_bid): without a declared maximum it is bounded.
+        if decl.max is None and abs(value) > MAX_PARAM_INT:
+            raise bad(f"{value} is out of bounds: parameters without a declared maximum stay within ±{MAX_PARAM_INT}")
         return Param(decl.name, "int", value, None, decl.rule_id)
     if t == "bool":
         if not isinstance(value, bool):
@@ -561,8 +569,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
             who = res.set_by.get(n)
             if who is None:
                 raise
-            raise RulesetError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
-                               else None) from None
+            raise ParamError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
+                             else None, n) from None
 
     phases: list[str] = []
     phase_rule: dict[str, str] = {}

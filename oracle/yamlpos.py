@@ -3,7 +3,8 @@
 Rule logic lives in YAML strings. To report an error at the line and column of
 the offending token *inside* an expression, each string scalar is returned as a
 :class:`PosStr`, which knows the file position of any character offset in it.
-Only PyYAML's safe constructors are used; tags are never honoured.
+Only the scalars JSON knows are built (strings, numbers, booleans, null); other tags are
+refused, and nesting, alias expansion and integer sizes are bounded (see `limits.py`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,39 @@ from typing import Any
 
 import yaml
 
-from .errors import Location, RuleFileError
+from .errors import Location, OracleError, RuleFileError
+from .limits import (
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    MAX_RULE_DEPTH,
+    MAX_RULE_FILE_BYTES,
+    MAX_YAML_NODES,
+    decode_utf8,
+    read_limited,
+)
 
 
 class _Loader(yaml.SafeLoader):
-    """Safe loading with YAML 1.2 booleans: only true/false, never on/off/yes/no."""
+    """Safe loading with YAML 1.2 booleans (only true/false, never on/off/yes/no), bounded nesting,
+    and aliases refused where the reader says so."""
+
+    max_depth = MAX_RULE_DEPTH
+    aliases = True
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:  # type: ignore[override]
+        # The composer recurses once per level: refuse deep documents long before Python's stack ends.
+        if not self.aliases and self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed here",
+                                              self.peek_event().start_mark)
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > self.max_depth:
+                raise yaml.composer.ComposerError(
+                    None, None, f"the document is nested more than {self.max_depth} levels deep",
+                    self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -27,6 +56,18 @@ _Loader.yaml_implicit_resolvers = {
 }
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
                               list("tTfF"))
+
+
+class _RecordLoader(_Loader):
+    """Records: no aliases at all (a record never needs one, and an alias bomb needs them)."""
+
+    max_depth = MAX_DEPTH
+    aliases = False
+
+
+_SCALAR_TAGS = {"tag:yaml.org,2002:" + t for t in ("int", "float", "bool", "null")}
+_STR_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp"}  # a date is kept as the text written
+_KNOWN_TAGS = _SCALAR_TAGS | _STR_TAGS | {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
 class PosStr(str):
@@ -88,60 +129,110 @@ def _make_str(value: str, node: yaml.ScalarNode, file: str, lines: list[str]) ->
 
 
 class _Constructor:
-    def __init__(self, file: str, text: str) -> None:
+    """Builds plain values from composed nodes: mappings, lists, and JSON's scalars only.
+
+    Every node built counts against a budget, so an alias expanded again and again (the
+    "billion laughs") stops with an error instead of filling memory. Keys must be scalars.
+    """
+
+    def __init__(self, file: str, text: str, positions: bool = True, budget: int = MAX_YAML_NODES) -> None:
         self.file = file
-        self.lines = text.splitlines()
+        self.text = text
+        self.lines: list[str] | None = None
+        self.positions = positions
+        self.budget = budget
         self.safe = yaml.constructor.SafeConstructor()
+        self.open: set[int] = set()  # the collections being built: an alias to one of them is a cycle
+
+    def _where(self, node: yaml.Node) -> Location:
+        return Location(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def build(self, node: yaml.Node) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise RuleFileError(f"the document expands to more than {MAX_YAML_NODES:,} values (aliases "
+                                "expanded); refused", self._where(node))
+        if isinstance(node, yaml.CollectionNode):
+            if id(node) in self.open:
+                raise RuleFileError("an alias refers to the list or mapping that contains it", self._where(node))
+            self.open.add(id(node))
+            try:
+                return self._build(node)
+            finally:
+                self.open.discard(id(node))
+        return self._build(node)
+
+    def _build(self, node: yaml.Node) -> Any:
+        if node.tag not in _KNOWN_TAGS:
+            raise RuleFileError(f"the tag {node.tag.replace('tag:yaml.org,2002:', '!!')} is not allowed; "
+                                "write plain text, numbers, true/false or null", self._where(node))
         if isinstance(node, yaml.MappingNode):
             out: dict[Any, Any] = {}
             for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    kind = "list" if isinstance(key_node, yaml.SequenceNode) else "mapping"
+                    raise RuleFileError(f"a key must be a name or a number, not a {kind}", self._where(key_node))
                 key = self.build(key_node)
                 if key in out:
-                    raise RuleFileError(
-                        f"duplicate key {str(key)!r}",
-                        Location(self.file, key_node.start_mark.line + 1, key_node.start_mark.column + 1),
-                    )
+                    raise RuleFileError(f"duplicate key {str(key)!r}", self._where(key_node))
                 out[key] = self.build(value_node)
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(n) for n in node.value]
         assert isinstance(node, yaml.ScalarNode)
-        if node.tag == "tag:yaml.org,2002:str":
+        if node.tag in _STR_TAGS:
+            if not self.positions:
+                return node.value
+            if self.lines is None:
+                self.lines = self.text.splitlines()
             return _make_str(node.value, node, self.file, self.lines)
-        value = self.safe.construct_object(node)
-        return value
+        if node.tag.endswith(":int") and sum(ch.isdigit() for ch in node.value) > MAX_INT_DIGITS:
+            raise RuleFileError(f"the number has more than {MAX_INT_DIGITS} digits", self._where(node))
+        try:
+            return self.safe.construct_object(node)
+        except (ValueError, TypeError, KeyError, ArithmeticError, yaml.YAMLError):
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise RuleFileError(f"{node.value!r} cannot be read as {kind}", self._where(node)) from None
 
 
-def load_yaml_text(text: str, file: str) -> Any:
-    """Parse YAML text safely, keeping positions of strings."""
+def compose(text: str, file: str, loader: type[_Loader] = _Loader) -> yaml.Node | None:
+    """The YAML node tree of ``text``, nesting and aliases checked; RuleFileError on malformed YAML."""
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        return yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
         raise RuleFileError(f"malformed YAML: {exc.problem or exc.context}", where) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; it has an offset, not a mark
+        line, col = _line_col_of(text, exc.position)
+        ch = exc.character
+        shown = f"U+{ch:04X}" if isinstance(ch, int) else repr(ch)
+        raise RuleFileError(f"malformed YAML: the character {shown} is not allowed in YAML text",
+                            Location(file, line, col)) from None
     except yaml.YAMLError as exc:
         raise RuleFileError(f"malformed YAML: {exc}", Location(file)) from None
+
+
+def construct(node: yaml.Node | None, text: str, file: str, positions: bool = True) -> Any:
+    """Plain values from a composed tree (strings as PosStr when ``positions``)."""
     if node is None:
         return None
-    try:
-        return _Constructor(file, text).build(node)
-    except yaml.constructor.ConstructorError as exc:
-        mark = exc.problem_mark
-        where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
-        raise RuleFileError(f"malformed YAML: {exc.problem}", where) from None
+    return _Constructor(file, text, positions).build(node)
 
 
-def load_yaml_file(path: Path, display: str | None = None) -> Any:
+def load_yaml_text(text: str, file: str) -> Any:
+    """Parse YAML text safely, keeping positions of strings."""
+    return construct(compose(text, file), text, file)
+
+
+def compose_record(text: str, file: str) -> yaml.Node | None:
+    """A record's node tree: no aliases, at most MAX_DEPTH levels."""
+    return compose(text, file, _RecordLoader)
+
+
+def load_yaml_file(path: Path, display: str | None = None, error: type[OracleError] = RuleFileError) -> Any:
     name = display or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RuleFileError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(name)) from None
-    except OSError as exc:
-        raise RuleFileError(f"cannot read file: {exc.strerror}", Location(name)) from None
+    text = decode_utf8(read_limited(path, MAX_RULE_FILE_BYTES, name, error, "rule files"), name, error)
     return load_yaml_text(text, name)
 
 

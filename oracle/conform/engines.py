@@ -23,7 +23,7 @@ from typing import Any
 
 from ..cards import notation
 from ..engine import Action, Game
-from ..record import decode_value, encode_action, encode_value, sheet_value
+from ..records import decode_value, encode_action, encode_value, sheet_value
 from ..ruleset import Ruleset, load_ruleset
 
 PROTOCOL = "thousand-engine/1"
@@ -180,7 +180,8 @@ class SubprocessEngine(EngineAdapter):
             raise EngineFailure("start", f"cannot start {self.command!r}: {exc}") from None
         _LIVE.add(self.proc)
         threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
+        self._stderr = threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True)
+        self._stderr.start()
 
     @staticmethod
     def _pump(stream: Any, out: queue.Queue[str | None]) -> None:
@@ -247,6 +248,8 @@ class SubprocessEngine(EngineAdapter):
 
     def _crashed(self, cmd: str) -> EngineFailure:
         code = self.proc.wait(timeout=5) if self.proc is not None else None
+        if self.proc is not None:
+            self._stderr.join(timeout=5)  # the engine's last words: read all of stderr before quoting it
         tail = "; ".join(self.errors[-3:])
         return EngineFailure("crash", f"engine exited (code {code}) during {cmd!r}" + (f": {tail}" if tail else ""))
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from ..cards import notation
 from ..engine import Action, Game
 from ..golden import _candidates, dumps
-from ..record import Recorder, encode_action, encode_value, is_chance
+from ..records import Recorder, encode_action, encode_value, is_chance, sheet_value
 from ..ruleset import Ruleset, load_ruleset
 from .engines import EngineAdapter, EngineFailure
 
@@ -233,14 +233,13 @@ class Harness:
         # decided earliest in the deal (tricks during play before anything in the scoring).
         writers = {k: sum(1 for ws in self.rs.writes.values() if k in ws) for k, _ in wrong}
         key, value = min(wrong, key=lambda kv: (writers[kv[0]] or 99, self._stage(kv[0]), kv[0]))
-        from ..transcript import parse_record
-        from ..validate import validate_record
+        from ..records import validate_record
 
         # Let the validator say which rule decides the value the engine got wrong.
         probe = dict(rec.finish())
         probe["deals"] = [dict(d) for d in probe["deals"]]
         probe["deals"][-1]["result"] = {key: value}
-        verdict = validate_record(parse_record(json.dumps(probe), "probe.json"))
+        verdict = validate_record(probe, name="probe.json")
         rule = verdict.violations[0].rule if verdict.violations else "record"
         want = _norm(self._sheet(key, row[key]))
         self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {key} is {value}, the "
@@ -282,15 +281,10 @@ class Harness:
         return json.dumps(_norm(self._enc(a)), sort_keys=True)
 
     def _sheet(self, key: str, value: Any) -> Any:
-        decl = self.rs.vars.get(key)
-        if decl is None:
-            return value
-        if decl.scope == "seat":
-            return [encode_value(x, decl.type, self.nt) for x in value]
-        return encode_value(value, decl.type, self.nt)
+        return sheet_value(self.rs, self.nt, key, value, None)
 
     def _rule_of(self, game: Game, a: dict[str, Any]) -> tuple[str, str]:
-        from ..record import decode_value
+        from ..records import decode_value
 
         kind = a.get("action", "?")
         decl = self.rs.actions.get(kind)
@@ -429,12 +423,12 @@ def _size(d: Disagreement) -> tuple[int, int]:
 
 def _coverage(h: Harness) -> dict[str, int]:
     from ..coverage import Coverage, cover_record
-    from ..transcript import parse_record
+    from ..records import load_record
 
     cov = Coverage()
     for rec in h.records[:30]:
         try:
-            cover_record(parse_record(json.dumps(rec), "run.json"), cov)
+            cover_record(load_record(rec, "run.json"), cov)
         except Exception:
             continue
     formal = set().union(*cov.formal.values()) if cov.formal else set()

@@ -9,6 +9,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Location, RuleFileError
+from ..limits import MAX_EXPR_DEPTH, MAX_INT_DIGITS
 from ..yamlpos import PosStr
 
 # Terminal names Lark invents for literals, shown to authors as the text they match.
@@ -56,9 +57,31 @@ def parse(text: str, start: str = "expr") -> Tree:
     """Parse ``text`` as an expression or a block; raise RuleFileError on failure."""
     parser = _parser()
     try:
-        return parser.parse(str(text), start=start)
+        tree = parser.parse(str(text), start=start)
     except UnexpectedInput as exc:
         raise _friendly(exc, text, parser) from None
+    _check_size(tree, text)
+    return tree
+
+
+def _check_size(tree: Tree, text: str) -> None:
+    """Refuse what the later stages (type checker, compiler, Python's own compiler) would recurse on
+    too deeply, or a number too long to read, at the place it starts."""
+    stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node) > MAX_INT_DIGITS:
+                raise RuleFileError(f"the number has more than {MAX_INT_DIGITS} digits",
+                                    _where(text, node.line or 1, node.column or 1))
+            continue
+        if depth > MAX_EXPR_DEPTH:
+            meta = node.meta
+            line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise RuleFileError(f"the logic is nested more than {MAX_EXPR_DEPTH} levels deep (each term of a chain "
+                                "of 'and', 'or', '+' and each 'not', bracket, 'if' or 'for' inside another "
+                                "is a level); split it with 'let' or a 'define'", _where(text, line, column))
+        stack.extend((child, depth + 1) for child in node.children if child is not None)
 
 
 def _friendly(exc: UnexpectedInput, text: str, parser: Lark) -> RuleFileError:

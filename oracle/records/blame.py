@@ -1,0 +1,90 @@
+"""Blame: which rule decided a value on the score sheet, and which rule refused an action.
+
+A value is charged to the last clause that changed it while the deal was replayed with
+clause tracing. Tracing costs time, so a deal is traced only when something must be
+explained: from a :class:`DealStart` (the state before the deal, and the deal's actions).
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Action, Game
+from ..ruleset import Ruleset
+
+RECORD_RULE = "record"  # rejections about the record itself, not about a rule of the game
+
+
+@dataclass(frozen=True)
+class Write:
+    rule: str  # the rule whose clause changed the value
+    var: str  # the state variable
+    seat: int | None  # the seat, for a per-seat variable whose one entry changed
+
+
+@dataclass(frozen=True)
+class DealStart:
+    """The state at the start of a deal (pickled, so it can be replayed more than once) and the deal's actions."""
+
+    snapshot: bytes
+    actions: list[Action]
+
+    @classmethod
+    def of(cls, game: Game, actions: list[Action]) -> DealStart:
+        return cls(pickle.dumps((game.st.v, len(game.sheet), game.st.marks)), list(actions))
+
+
+def refused_by(game: Game, action: Action) -> str | None:
+    """The rule that refuses ``action`` in the game's present state, or None when it is legal."""
+    rej = game.check(action)
+    return None if rej is None else rej.rule_id
+
+
+def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False) -> list[Write]:
+    """Replay a deal with clause tracing: every value a clause changed, in order.
+
+    Changes made after the deal's row was written on the sheet (the next deal being set
+    up) are left out, unless ``after_sheet`` asks for them: they explain the next dealer,
+    not this deal's results.
+    """
+    v, _, marks = pickle.loads(start.snapshot)
+    g = Game(rs, dealer=v["dealer"], seed=0)
+    g.st.v = v
+    g.st.marks = marks
+    writes: list[Write] = []
+    rows = len(g.sheet)
+    started = [False]
+
+    def tracer(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> None:
+        # A clause that began after the deal's row was written belongs to the next deal.
+        if not after_sheet and started[0]:
+            return
+        before = pickle.loads(before_bytes)
+        for name, old in before.items():
+            new = after[name]
+            if old == new:
+                continue
+            if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+                writes.extend(Write(clause.rule_id, name, i) for i in range(len(old)) if old[i] != new[i])
+            else:
+                writes.append(Write(clause.rule_id, name, None))
+        started[0] = len(g.sheet) > rows
+
+    g.tracer = tracer
+    for a in start.actions:
+        g.apply(a)
+    return writes
+
+
+def decided_by(rs: Ruleset, start: DealStart, key: str, seat: int | None, after_sheet: bool = False) -> str:
+    """The rule that decided the value ``key`` (of ``seat``) in the deal that begins at ``start``."""
+    writes = traced_writes(rs, start, after_sheet)
+    # A value can be "explained by" another (a total by the deal's points): follow that link first.
+    decl = rs.vars.get(key)
+    for name in ([decl.explained_by] if decl is not None and decl.explained_by else []) + [key]:
+        found = [w.rule for w in writes if w.var == name and (seat is None or w.seat in (seat, None))]
+        if found:
+            return found[-1]
+    return decl.rule_id if decl is not None else RECORD_RULE

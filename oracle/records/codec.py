@@ -1,0 +1,206 @@
+"""The codec between record values and rule values, in both directions, in one place.
+
+Payload values are written by their declared type: cards in the rules' notation
+(``10H``, ``QS``), seats as player names or numbers, suits and ranks by their letters.
+Reading has a fast path for the common, well-formed values (a dictionary look-up per
+card) and a careful path that explains what is wrong, at the value's position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import Notation
+from ..engine import Action
+from ..errors import InputError, Location
+from ..lang import types as T
+from ..places import entry as list_entry
+from ..places import place
+from ..ruleset import ActionDecl, Ruleset
+
+FORMAT = "thousand-record"
+VERSION = 1
+_MISS = object()  # a fast reader's "not the common case": take the careful path
+
+
+def encode_value(value: Any, t: str, nt: Notation, players: list[str] | None = None) -> Any:
+    b = T.base(T.normalize(t))
+    if value is None:
+        return None
+    if b == "seat" and players is not None:
+        return players[value]
+    if b == "card":
+        return nt.name(value)
+    if b == "suit":
+        return nt.suit_name(value)
+    if b == "rank":
+        return nt.rank_name(value)
+    if b.startswith("list["):
+        return [encode_value(x, T.elem(b), nt, players) for x in value]
+    return value
+
+
+def encode_action(rs: Ruleset, nt: Notation, action: Action, players: list[str] | None = None) -> dict[str, Any]:
+    decl = rs.actions[action.kind]
+    out: dict[str, Any] = {"seat": players[action.seat] if players else action.seat, "action": action.kind}
+    for f, t in decl.fields:
+        out[f] = encode_value(action.payload[f], t, nt, players)
+    return out
+
+
+def is_chance(decl: ActionDecl) -> bool:
+    return decl.sample is not None and not decl.choices
+
+
+def sheet_value(rs: Ruleset, nt: Notation, key: str, value: Any, players: list[str] | None) -> Any:
+    """A score-sheet value as written in a record: cards, suits and seats by name (by number without players)."""
+    if key == "marks":
+        return [[what, players[seat] if players is not None else seat] for what, seat in value]
+    decl = rs.vars.get(key)
+    if decl is None:
+        return value
+    if decl.scope == "seat":
+        return [encode_value(x, decl.type, nt, players) for x in value]
+    return encode_value(value, decl.type, nt, players)
+
+
+def decode_value(value: Any, t: str, nt: Notation, n_seats: int, where: str) -> Any:
+    """Read one payload value of declared type ``t``; raise ValueError naming ``where``."""
+    b = T.base(T.normalize(t))
+    if value is None:
+        if T.nullable(t):
+            return None
+        raise ValueError(f"{where}: a value is required")
+    if b == "card":
+        card = nt.parse(value) if isinstance(value, str) else None
+        if card is None:
+            raise ValueError(f"{where}: {value!r} is not a card (write rank then suit, e.g. 10H or QS)")
+        return card
+    if b == "suit":
+        if isinstance(value, str) and value.upper() in [s.upper() for s in nt.suits]:
+            return [s.upper() for s in nt.suits].index(value.upper())
+        raise ValueError(f"{where}: {value!r} is not a suit ({', '.join(nt.suits)})")
+    if b == "rank":
+        if isinstance(value, str) and value.upper() in [r.upper() for r in nt.ranks]:
+            return [r.upper() for r in nt.ranks].index(value.upper())
+        raise ValueError(f"{where}: {value!r} is not a rank ({', '.join(nt.ranks)})")
+    if b.startswith("list["):
+        if isinstance(value, str) and T.elem(b) == "card":
+            value = value.split()
+        if not isinstance(value, list):
+            raise ValueError(f"{where}: expected a list, not {value!r}")
+        return [decode_value(x, T.elem(b), nt, n_seats, list_entry(where, T.elem(b), i)) for i, x in enumerate(value)]
+    if b == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: expected true or false, not {value!r}")
+        return value
+    if b in ("int", "seat"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{where}: expected a whole number, not {value!r}")
+        if b == "seat" and not 0 <= value < n_seats:
+            raise ValueError(f"{where}: there is no seat number {value}: a record numbers its seats from 0 "
+                             f"(0 to {n_seats - 1} here), or names the players")
+        return value
+    return value
+
+
+class Codec:
+    """Reads one record's values for one ruleset and its players; errors are located by ``locate``."""
+
+    def __init__(self, rs: Ruleset, nt: Notation, players: list[str], locate: Callable[..., Location]) -> None:
+        self.rs = rs
+        self.nt = nt
+        self.players = players
+        self.locate = locate
+        lookup = nt.lookup
+        names = {p: i for i, p in enumerate(players)}
+        n = len(players)
+
+        def card(v: Any) -> Any:
+            return lookup.get(v.upper(), _MISS) if type(v) is str else _MISS
+
+        def seat(v: Any) -> Any:
+            if type(v) is int:
+                return v if 0 <= v < n else _MISS
+            return names.get(v, _MISS) if type(v) is str else _MISS
+
+        def boolean(v: Any) -> Any:
+            return v if type(v) is bool else _MISS
+
+        def integer(v: Any) -> Any:
+            return v if type(v) is int else _MISS
+
+        def cards(v: Any) -> Any:
+            if type(v) is str:
+                v = v.split()
+            if type(v) is not list:
+                return _MISS
+            out = [card(x) for x in v]
+            return _MISS if _MISS in out else out
+
+        def hands(v: Any) -> Any:
+            if type(v) is not list:
+                return _MISS
+            out = [cards(x) for x in v]
+            return _MISS if _MISS in out else out
+
+        self._fast: dict[str, Callable[[Any], Any]] = {"card": card, "seat": seat, "bool": boolean, "int": integer,
+                                                       "list[card]": cards, "list[list[card]]": hands}
+        self._seat_fast = seat
+        # Per action: how many keys a complete entry has, and a fast reader per field.
+        self._plans = {
+            name: (len(d.fields) + 2, [(f, self._fast[t]) for f, t in d.fields])
+            for name, d in rs.actions.items() if all(t in self._fast for _, t in d.fields)
+        }
+
+    def fast_action(self, a: Any) -> Action | None:
+        """The action of a complete, well-formed entry, or None for the careful path."""
+        if type(a) is dict and type(a.get("action")) is str:
+            plan = self._plans.get(a["action"])
+            if plan is not None and len(a) == plan[0]:
+                seat = self._seat_fast(a.get("seat"))
+                if seat is not _MISS:
+                    payload = {}
+                    for f, fast in plan[1]:
+                        got = fast(a[f]) if f in a else _MISS
+                        if got is _MISS:
+                            return None
+                        payload[f] = got
+                    return Action(a["action"], seat, payload)
+        return None
+
+    def seat(self, value: Any, *path: Any) -> int:
+        n = len(self.players)
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise InputError(f"{place(path)}: a seat is a player's name or a number, not {value!r}",
+                             self.locate(*path))
+        if isinstance(value, int):
+            if 0 <= value < n:
+                return value
+            raise InputError(f"{place(path)}: there is no seat number {value}: a record numbers its seats from 0 "
+                             f"(0 to {n - 1} here), or names the players", self.locate(*path))
+        if value in self.players:
+            return self.players.index(value)
+        raise InputError(f"{place(path)}: unknown player {value!r}; the players are {', '.join(self.players)}",
+                         self.locate(*path))
+
+    def value(self, v: Any, t: str, *path: Any) -> Any:
+        fast = self._fast.get(t)
+        if fast is not None:
+            got = fast(v)
+            if got is not _MISS:
+                return got
+        b = T.base(T.normalize(t))
+        if b == "seat" and v is not None:
+            return self.seat(v, *path)
+        if b == "list[list[card]]" and isinstance(v, dict):
+            # Hands may be written per player name: {Anna: [...], Boris: [...]}.
+            out: list[Any] = [[] for _ in self.players]
+            for who, cards in v.items():
+                out[self.seat(who, *path, who)] = self.value(cards, "cards", *path, who)
+            return out
+        try:
+            return decode_value(v, t, self.nt, len(self.players), place(path))
+        except ValueError as exc:
+            raise InputError(str(exc), self.locate(*path)) from None

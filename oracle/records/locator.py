@@ -1,0 +1,125 @@
+"""Where a value of a record stands in its file, found only when an error needs it.
+
+A record is read once into plain data. Most records are valid and never need a
+position, so none is computed while reading. When an error must be reported, the
+locator walks the text (JSON) or the node tree (YAML) along the path of keys and
+indices to the value, skipping siblings without building them twice: the cost is
+at most one pass over the part of the file before the value, never a second parse
+of the whole file as YAML. Columns count characters, so tab-indented JSON is
+located as exactly as space-indented JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Protocol
+
+import yaml
+
+from ..errors import Location
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SKIP = json.JSONDecoder()
+
+
+class Locator(Protocol):
+    file: str
+
+    def locate(self, *path: Any) -> Location:
+        """The line and column of the value at ``path`` (keys and indices), as near as can be found."""
+        ...
+
+
+class NoLocator:
+    """For a record given as data (a test, the conformance harness): positions are the file name only."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def locate(self, *path: Any) -> Location:
+        return Location(self.file)
+
+
+class JsonLocator:
+    """Positions in JSON text, by walking the text along the path."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.text = text
+
+    def offset(self, *path: Any) -> int:
+        text = self.text
+        i = _WS.match(text, 0).end()
+        if text.startswith("\ufeff", i):
+            i = _WS.match(text, i + 1).end()
+        try:
+            for key in path:
+                found = self._child(i, key)
+                if found is None:
+                    break
+                i = found
+        except (ValueError, IndexError):
+            pass  # the text is not what the data says (it cannot be); keep the nearest position found
+        return i
+
+    def _child(self, i: int, key: Any) -> int | None:
+        text = self.text
+        opener = text[i]
+        if opener == "{":
+            i = _WS.match(text, i + 1).end()
+            while text[i] != "}":
+                name, i = json.decoder.scanstring(text, i + 1)
+                i = _WS.match(text, i).end() + 1  # past ':'
+                i = _WS.match(text, i).end()
+                if name == str(key):
+                    return i
+                i = self._next(i)
+            return None
+        if opener == "[" and isinstance(key, int) and key >= 0:
+            i = _WS.match(text, i + 1).end()
+            n = 0
+            while text[i] != "]":
+                if n == key:
+                    return i
+                i = self._next(i)
+                n += 1
+        return None
+
+    def _next(self, i: int) -> int:
+        """Past the value at ``i`` and its comma, at the next sibling or the closing bracket."""
+        _, i = _SKIP.raw_decode(self.text, i)
+        i = _WS.match(self.text, i).end()
+        if self.text[i] == ",":
+            i = _WS.match(self.text, i + 1).end()
+        return i
+
+    def locate(self, *path: Any) -> Location:
+        off = self.offset(*path)
+        line = self.text.count("\n", 0, off) + 1
+        return Location(self.file, line, off - (self.text.rfind("\n", 0, off) + 1) + 1)
+
+
+class YamlLocator:
+    """Positions in a YAML record, from the node tree it was built from."""
+
+    def __init__(self, file: str, root: yaml.Node | None) -> None:
+        self.file = file
+        self.root = root
+
+    def locate(self, *path: Any) -> Location:
+        node = self.root
+        if node is None:  # a document of comments only
+            return Location(self.file, 1, 1)
+        best = node.start_mark
+        for key in path:
+            nxt = None
+            if isinstance(node, yaml.MappingNode):
+                nxt = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)), None)
+            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+                nxt = node.value[key]
+            if nxt is None:
+                break
+            node = nxt
+            best = node.start_mark
+        return Location(self.file, best.line + 1, best.column + 1)

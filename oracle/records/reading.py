@@ -1,0 +1,286 @@
+"""Reading game records: bytes → plain data + a locator, with every limit enforced.
+
+JSON is read with the standard library for speed, YAML with the position-keeping
+reader (no aliases). Both give the same plain data (dicts, lists, str, int, float,
+bool, None); a :class:`~.locator.Locator` finds a value's line and column only when
+an error needs it. The header is checked against ``oracle/schemas/record.schema.json``;
+deals are checked value by value as they are replayed. Files are never written to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from ..errors import InputError, Location, RuleFileError
+from ..limits import (
+    MAX_DEPTH,
+    MAX_FILES,
+    MAX_INT_DIGITS,
+    MAX_RECORD_BYTES,
+    MAX_YAML_RECORD_BYTES,
+    decode_utf8,
+    read_limited,
+    too_big,
+)
+from ..places import place
+from ..yamlpos import compose_record, construct
+from .locator import JsonLocator, Locator, NoLocator, YamlLocator
+
+MAX_BYTES = MAX_RECORD_BYTES
+RECORD_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+@lru_cache(maxsize=1)
+def record_schema() -> dict[str, Any]:
+    return json.loads(files("oracle").joinpath("schemas", "record.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    s = record_schema()
+    return jsonschema.validators.validator_for(s)(s)
+
+
+@dataclass
+class RecordFile:
+    """A record as read: its plain data, and the way back to positions in its file."""
+
+    path: str
+    data: dict[str, Any]
+    locator: Locator = field(repr=False)
+
+    def locate(self, *path: Any) -> Location:
+        """The line and column of the value at ``path`` (keys and indices), as near as can be found."""
+        try:
+            return self.locator.locate(*path)
+        except Exception:
+            return Location(self.path)
+
+
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> list[Any] | None:
+    """The path to a value nested more than ``limit`` levels deep, or None."""
+    stack: list[tuple[Any, list[Any]]] = [(value, [])]
+    while stack:
+        v, path = stack.pop()
+        if len(path) >= limit:
+            return path
+        if isinstance(v, dict):
+            stack.extend((x, [*path, k]) for k, x in v.items() if isinstance(x, (dict, list)) or len(path) + 1 >= limit)
+        elif isinstance(v, list):
+            stack.extend((x, [*path, i]) for i, x in enumerate(v)
+                         if isinstance(x, (dict, list)) or len(path) + 1 >= limit)
+    return None
+
+
+def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
+    """Read and schema-check one record; raise InputError with a position on any problem."""
+    name = str(path)
+    raw = read_limited(Path(path), max_bytes, name, InputError, "records",
+                       " (split the games into separate files)")
+    if len(raw) > MAX_YAML_RECORD_BYTES and not _is_json(raw.decode("utf-8", "replace")[:64], name):
+        raise InputError(too_big(len(raw), MAX_YAML_RECORD_BYTES, "YAML records") + " (write large records as JSON)",
+                         Location(name))
+    return parse_record(decode_utf8(raw, name, InputError), name)
+
+
+def full_schema_errors(data: Any) -> list[str]:
+    """Every schema error of a whole record, deals included (for tests and `--strict-schema`)."""
+    return [f"{place(e.absolute_path)}: {e.message}" for e in _validator().iter_errors(data)]
+
+
+class _BadNumber(Exception):
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+
+
+def _json_int(s: str) -> int:
+    if len(s) > MAX_INT_DIGITS + 1 and len(s.lstrip("-")) > MAX_INT_DIGITS:
+        raise _BadNumber(s, f"the number has more than {MAX_INT_DIGITS} digits")
+    return int(s)
+
+
+def _json_constant(s: str) -> Any:
+    raise _BadNumber(s, f"{s} is not a JSON number")
+
+
+def _is_json(text: str, name: str) -> bool:
+    stripped = text.lstrip("\ufeff \t\r\n")
+    return name.endswith(".json") or (not name.endswith((".yaml", ".yml")) and stripped[:1] in ("{", "["))
+
+
+def parse_record(text: str, name: str) -> RecordFile:
+    """A record from its text (JSON or YAML, by the file's suffix or its first character)."""
+    if not text.lstrip("\ufeff \t\r\n"):
+        raise InputError("the file is empty", Location(name, 1, 1))
+    is_json = _is_json(text, name)
+    locator: Locator
+    try:
+        if is_json:
+            data = json.loads(text.lstrip("\ufeff"), parse_int=_json_int, parse_constant=_json_constant)
+            locator = JsonLocator(name, text)
+        else:
+            if len(text) > MAX_YAML_RECORD_BYTES:
+                raise InputError(too_big(len(text.encode("utf-8")), MAX_YAML_RECORD_BYTES, "YAML records")
+                                 + " (write large records as JSON)", Location(name))
+            root = compose_record(text, name)
+            data = construct(root, text, name, positions=False)
+            locator = YamlLocator(name, root)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg}", Location(name, exc.lineno, exc.colno)) from None
+    except _BadNumber as exc:
+        loc = JsonLocator(name, text)
+        off = text.find(exc.text)
+        where = loc.locate() if off < 0 else Location(name, text.count("\n", 0, off) + 1,
+                                                      off - (text.rfind("\n", 0, off) + 1) + 1)
+        raise InputError(exc.reason, where) from None
+    except RuleFileError as exc:
+        raise InputError(exc.message.replace("malformed YAML", "not valid YAML"), exc.location) from None
+    except RecursionError:
+        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)",
+                         _deep_place(text, name)) from None
+    return load_record(data, name, locator)
+
+
+def _deep_place(text: str, name: str) -> Location:
+    """Where JSON text first opens more than MAX_DEPTH brackets (only called once parsing failed)."""
+    depth, in_str, escaped = 0, False, False
+    for off, ch in enumerate(text):
+        if in_str:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return Location(name, text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1)
+        elif ch in "]}":
+            depth -= 1
+    return Location(name)
+
+
+def load_record(data: Any, name: str = "<record>", locator: Locator | None = None) -> RecordFile:
+    """A record from data already in hand (no text): its header checked, positions from ``locator``."""
+    locator = locator if locator is not None else NoLocator(name)
+    if not isinstance(data, dict):
+        raise InputError(f"a record must be a mapping with a header and deals, not {type(data).__name__}",
+                         locator.locate())
+    rec = RecordFile(name, data, locator)
+    deep = _too_deep(data)
+    if deep is not None:
+        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", rec.locate(*deep))
+    bad_key = next((k for k in data if not isinstance(k, str)), None)
+    if bad_key is not None:
+        raise InputError(f"(top level): the field name {bad_key!r} is not text", rec.locate(bad_key))
+    # The header is checked against the schema here; deals are checked value by value
+    # as they are replayed, which reports the same problems at a fraction of the cost.
+    header = {k: v for k, v in data.items() if k != "deals"}
+    header["deals"] = [] if isinstance(data.get("deals"), list) else data.get("deals")
+    try:
+        errors = sorted(_validator().iter_errors(header), key=lambda e: [str(x) for x in e.absolute_path])
+    except (TypeError, ValueError) as exc:  # a key that is not text, deep inside the header
+        raise InputError(f"the header cannot be checked: {exc}", rec.locate()) from None
+    if errors:
+        err = min(errors, key=lambda e: len(e.absolute_path))
+        where = place(err.absolute_path)
+        msg = err.message
+        if err.validator == "additionalProperties":
+            msg = msg.replace("Additional properties are not allowed", "unknown field(s)")
+        if err.validator == "oneOf" and not err.absolute_path:
+            msg = "the header needs either first_dealer or start (but not both)"
+        raise InputError(f"{where}: {msg}", rec.locate(*err.absolute_path))
+    return rec
+
+
+def record_files(paths: list[str], limit: int = MAX_FILES) -> list[Path]:
+    """Expand files, folders (recursively) and glob patterns into record files.
+
+    Folders and ``**`` are walked without following symbolic links to folders, so a link
+    loop cannot make the walk endless; at most ``limit`` files are accepted.
+    """
+    out: list[Path] = []
+
+    def add(p: Path) -> None:
+        out.append(p)
+        if len(out) > limit:
+            raise InputError(f"more than {limit:,} record files; validate them in smaller batches")
+
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for q in sorted(_walk(p)):
+                if q.suffix in RECORD_SUFFIXES:
+                    add(q)
+        elif p.exists() or p.is_symlink():
+            add(p)
+        elif any(ch in raw for ch in "*?["):
+            hits = _glob(raw, limit)
+            if not hits:
+                raise InputError(f"no file matches {raw!r}")
+            for q in hits:
+                add(q)
+        else:
+            raise InputError(f"{raw}: no such file or folder")
+    if not out:
+        raise InputError("no record files found in " + ", ".join(paths))
+    return out
+
+
+def _walk(root: Path, depth: int | None = None) -> list[Path]:
+    """Every regular file under ``root`` (at most ``depth`` levels down); links to folders are not followed."""
+    found: list[Path] = []
+    top = len(root.parts)
+    for folder, dirs, names in os.walk(root, followlinks=False):
+        if depth is not None and len(Path(folder).parts) - top >= depth - 1:
+            dirs.clear()
+        dirs.sort()
+        for n in names:
+            q = Path(folder) / n
+            if q.is_file():
+                found.append(q)
+                if len(found) > MAX_FILES:
+                    raise InputError(f"{root}: more than {MAX_FILES:,} files; validate them in smaller batches")
+    return found
+
+
+def _glob(pattern: str, limit: int) -> list[Path]:
+    """Files matching a glob pattern (``*``, ``?``, ``[…]``, ``**`` for any folders), links not followed."""
+    parts = Path(pattern).parts
+    fixed = next((i for i, part in enumerate(parts) if any(ch in part for ch in "*?[")), len(parts))
+    base = Path(*parts[:fixed]) if fixed else Path(".")
+    rest = parts[fixed:]
+    hits: list[Path] = []
+    if not base.is_dir():
+        return hits
+    for q in _walk(base, None if "**" in rest else len(rest)):
+        rel = q.relative_to(base).parts
+        if _match(rel, rest):
+            hits.append(Path(*parts[:fixed], *rel) if fixed else Path(*rel))
+    return sorted(hits)
+
+
+def _match(names: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
+    """Match path parts against pattern parts; ``**`` stands for any number of folders."""
+    if not pattern:
+        return not names
+    head, tail = pattern[0], pattern[1:]
+    if head == "**":  # any number of folders, none of them hidden (as the shell's globstar)
+        visible = next((i for i, n in enumerate(names) if n.startswith(".")), len(names))
+        return any(_match(names[i:], tail) for i in range(visible + 1))
+    if not names or (names[0].startswith(".") and not head.startswith(".")):
+        return False
+    return fnmatchcase(names[0], head) and _match(names[1:], tail)

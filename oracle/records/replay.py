@@ -1,0 +1,350 @@
+"""Replaying a record through the interpreter, exactly as a game is played.
+
+Each action is decoded by the :class:`~.codec.Codec`, checked with ``Game.check`` and
+applied. The first violation (or every one, with ``all_errors``) is kept with its deal,
+action, seat, rule, reason, the rule's source lines, and its place in the file. A wrong
+recorded result is charged to the rule whose logic last decided that value (see ``blame``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Notation, notation
+from ..engine import Action, Game
+from ..errors import InputError, OracleError, ParamError
+from ..lang import types as T
+from ..places import place
+from ..ruleset import Ruleset, load_ruleset
+from .blame import RECORD_RULE, DealStart, decided_by
+from .codec import Codec, encode_action, is_chance, sheet_value
+from .reading import RecordFile
+from .verdict import Violation
+
+
+class _Stop(Exception):
+    """Raised to end the replay at the first violation."""
+
+
+def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any, Ruleset] | None = None) -> Ruleset:
+    """The ruleset a record is judged by: ``ruleset`` or its own, with its overlays and parameters.
+
+    A parameter the ruleset refuses is the record's fault, and is reported at the record's line.
+    """
+    data = rec.data
+    name = ruleset or data["ruleset"]
+    overlays = list(data.get("overlays") or [])
+    params = data.get("params") or None
+    # Within one run of many files the rule files do not change: a ruleset is resolved once.
+    key = (name, tuple(overlays), repr(sorted((params or {}).items())))
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None:
+        return hit
+    try:
+        rs = load_ruleset(name, overlays, params)
+    except OracleError as exc:
+        if isinstance(exc, ParamError) and params and exc.param in params:
+            raise InputError(f"params/{exc.param}: {exc.message.removeprefix('override sets ')}",
+                             rec.locate("params", exc.param)) from None
+        if not params and not overlays:
+            raise
+        try:
+            load_ruleset(name)
+        except OracleError:
+            raise exc from None
+        # The named ruleset loads: the record's own overlays or parameters make it fail.
+        field = "params"
+        if overlays:
+            try:
+                load_ruleset(name, overlays)
+            except OracleError:
+                field = "overlays"
+        raise InputError(f"{field}: {exc}", rec.locate(field)) from None
+    if cache is not None:
+        cache[key] = rs
+    return rs
+
+
+class Replayer:
+    """Replays one record; collects violations."""
+
+    def __init__(self, rec: RecordFile, ruleset: str | None = None, all_errors: bool = False,
+                 max_violations: int = 50, cache: dict[Any, Ruleset] | None = None) -> None:
+        self.rec = rec
+        self.data = rec.data
+        self.all_errors = all_errors
+        self.max_violations = max_violations
+        self.violations: list[Violation] = []
+        self.rs: Ruleset = record_ruleset(rec, ruleset, cache)
+        self.nt: Notation = notation(self.rs)
+        self.players: list[str] = list(self.data["players"])
+        if len(self.players) != self.rs.players:
+            raise InputError(f"ruleset {self.rs.name!r} seats {self.rs.players} players, but the record names "
+                             f"{len(self.players)}", rec.locate("players"))
+        self.codec = Codec(self.rs, self.nt, self.players, rec.locate)
+        self.game: Game | None = None
+        self.actions = 0
+        self.applied_by_deal: list[list[Action]] = []  # every deal's actions, to explain an outcome later
+        self.tracer_hook: Any = None  # set by rule coverage
+
+    # ------------------------------------------------------------------ reading values
+    def seat(self, value: Any, *path: Any) -> int:
+        return self.codec.seat(value, *path)
+
+    def value(self, v: Any, t: str, *path: Any) -> Any:
+        return self.codec.value(v, t, *path)
+
+    def describe(self, action: Action) -> str:
+        j = encode_action(self.rs, self.nt, action, self.players)  # seats by name, as people say them
+        parts = [j.pop("action")]
+        j.pop("seat")
+        parts += [f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in j.items()]
+        return " ".join(str(p) for p in parts)
+
+    # ------------------------------------------------------------------ violations
+    def violate(self, deal: int | None, index: int | None, seat: int | None, what: str, rule: str, reason: str,
+                message: str, where: tuple[Any, ...]) -> None:
+        loc = self.rec.locate(*where)
+        self.violations.append(Violation(
+            deal, index, seat, self.players[seat] if seat is not None else None, what, rule, reason, message,
+            self.rs.sources_of(rule), loc))
+        if not self.all_errors or len(self.violations) >= self.max_violations:
+            raise _Stop
+
+    # ------------------------------------------------------------------ replay
+    def start(self, tracer: Any = None) -> Game:
+        """The game at the record's start (its first dealer, or its `start` state); kept as ``self.game``."""
+        self.game = self.new_game(self.tracer_hook if tracer is None else tracer)
+        return self.game
+
+    def new_game(self, tracer: Any = None) -> Game:
+        d = self.data
+        if "start" in d:
+            st = d["start"]
+            dealer = self.seat(st["dealer"], "start", "dealer")
+            game = Game(self.rs, dealer=dealer, seed=0, tracer=tracer)
+            for var, val in (st.get("state") or {}).items():
+                decl = self.rs.vars.get(var)
+                if decl is None or decl.lifetime != "game" or decl.scope != "seat" or decl.zone:
+                    raise InputError(f"start, state: {var!r} is not a per-player game variable of ruleset "
+                                     f"{self.rs.name!r}", self.rec.locate("start", "state", var))
+                if not isinstance(val, list) or len(val) != len(self.players):
+                    raise InputError(f"start, state, {var}: give one value per player", self.rec.locate("start",
+                                                                                                     "state", var))
+                game.v[var] = [self.value(x, decl.type, "start", "state", var, i) for i, x in enumerate(val)]
+        else:
+            game = Game(self.rs, dealer=self.seat(d["first_dealer"], "first_dealer"), seed=0, tracer=tracer)
+        return game
+
+    def run(self) -> None:
+        game = self.start()
+        deals = self.data["deals"]
+        try:
+            for di, deal in enumerate(deals):
+                self.replay_deal(game, di, deal, last=di == len(deals) - 1)
+            self.check_final()
+        except _Stop:
+            pass
+
+    def replay_deal(self, game: Game, di: int, deal: Any, last: bool) -> None:
+        # Every deal's actions are kept, even those of a deal cut short by a violation (with
+        # all_errors the replay goes on), so deal i's actions are always applied_by_deal[i].
+        del self.applied_by_deal[di:]
+        self.applied_by_deal.extend([] for _ in range(di + 1 - len(self.applied_by_deal)))
+        self._replay_deal(game, di, deal, last, self.applied_by_deal[di])
+
+    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Action]) -> None:
+        n = di + 1
+        if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
+            raise InputError(f"{place(('deals', di))}: "
+                             f"a deal is a mapping with a list of 'actions'", self.rec.locate("deals", di))
+        if game.over:
+            self.violate(n, None, None, "another deal", RECORD_RULE, "game-over",
+                         "the game was already won before this deal", ("deals", di))
+            return
+        if "dealer" in deal:
+            want = self.seat(deal["dealer"], "deals", di, "dealer")
+            if want != game.v["dealer"]:
+                rule = (decided_by(self.rs, self.deal_start(di - 1), "dealer", None, True) if di > 0
+                        else RECORD_RULE)
+                self.violate(n, None, want, f"dealer {self.players[want]}", rule,
+                             "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
+                             f"{self.players[want]}", ("deals", di, "dealer"))
+        sheet_before = len(game.sheet)
+        used_chance: set[str] = set()
+        chance_fields = {f for a in self.rs.actions.values() if is_chance(a) for f, _ in a.fields}
+        for key in deal:
+            if key not in ("dealer", "actions", "result") and key not in chance_fields:
+                raise InputError(f"{place(('deals', di))}: unknown field {key!r}", self.rec.locate("deals", di, key))
+        actions = deal["actions"]
+        ai = 0
+        looked: tuple[str, int] | None = None
+        while True:
+            # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
+            # A chance action can only appear when the phase changes, so look only then.
+            decl = None
+            if looked != (game.v["phase"], len(used_chance)):
+                looked = (game.v["phase"], len(used_chance))
+                decl = game.chance_action()
+            if decl is not None and decl.name not in used_chance:
+                missing = [f for f, _ in decl.fields if f not in deal]
+                if missing:
+                    if ai == 0 and not actions and last:
+                        return  # a record may stop before the next deal is dealt
+                    raise InputError(f"{place(('deals', di))}: the deal needs {', '.join(missing)}",
+                                     self.rec.locate("deals", di))
+                payload = {f: self.value(deal[f], t, "deals", di, f) for f, t in decl.fields}
+                action = Action(decl.name, game.actors(decl)[0], payload)
+                used_chance.add(decl.name)
+                if not self.apply(game, action, n, None, ("deals", di, decl.fields[0][0])):
+                    return
+                applied.append(action)
+                continue
+            if ai >= len(actions):
+                break
+            if len(game.sheet) > sheet_before:
+                self.violate(n, ai + 1, None, "more actions", RECORD_RULE, "after-end-of-deal",
+                             "the deal is over, but the record goes on", ("deals", di, "actions", ai))
+                return
+            action = self.read_action(actions[ai], di, ai)
+            self.actions += 1
+            if action is not None and self.apply(game, action, n, ai + 1,
+                                                 ("deals", di, "actions", ai)):
+                applied.append(action)
+            ai += 1
+        finished = len(game.sheet) > sheet_before
+        if not finished:
+            if not last:
+                self.violate(n, None, None, "end of the deal", RECORD_RULE, "deal-incomplete",
+                             f"the deal stops in phase {game.phase!r} before it is scored",
+                             ("deals", di))
+            return
+        if "result" in deal:
+            self.check_result(game, di, deal["result"], game.sheet[sheet_before])
+
+    def read_action(self, a: Any, di: int, ai: int) -> Action | None:
+        fast = self.codec.fast_action(a)
+        if fast is not None:
+            return fast  # the common case, decoded without detours: every field present and well formed
+        if not isinstance(a, dict) or "seat" not in a or not isinstance(a.get("action"), str):
+            raise InputError(f"{place(('deals', di, 'actions', ai))}: an action is a mapping with 'seat' and 'action'",
+                             self.rec.locate("deals", di, "actions", ai))
+        kind = a["action"]
+        decl = self.rs.actions.get(kind)
+        if decl is None:
+            self.violate(di + 1, ai + 1, None, kind, RECORD_RULE, "unknown-action",
+                         f"ruleset {self.rs.name!r} has no action {kind!r}; it has "
+                         + ", ".join(sorted(x for x, d in self.rs.actions.items() if not is_chance(d))),
+                         ("deals", di, "actions", ai, "action"))
+            return None
+        seat = self.seat(a["seat"], "deals", di, "actions", ai, "seat")
+        fields = dict(decl.fields)
+        for k in a:
+            if k not in ("seat", "action") and k not in fields:
+                raise InputError(f"{place(('deals', di, 'actions', ai))}: action {kind!r} has no field {k!r}; "
+                                 "its fields are "
+                                 + (", ".join(fields) or "none"), self.rec.locate("deals", di, "actions", ai, k))
+        payload: dict[str, Any] = {}
+        for f, t in decl.fields:
+            if f in a:
+                payload[f] = self.value(a[f], t, "deals", di, "actions", ai, f)
+            elif T.base(t) == "bool":
+                payload[f] = False  # a flag left out is not raised
+            elif T.nullable(t):
+                payload[f] = None
+            else:
+                raise InputError(f"{place(('deals', di, 'actions', ai))}: action {kind!r} needs the field {f!r}",
+                                 self.rec.locate("deals", di, "actions", ai))
+        return Action(kind, seat, payload)
+
+    def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
+        rej = game.try_apply(action, typed=True)
+        if rej is not None:
+            self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where)
+            return False
+        return True
+
+    # ------------------------------------------------------------------ results
+    def check_result(self, game: Game, di: int, result: Any, row: dict[str, Any]) -> None:
+        if not isinstance(result, dict):
+            raise InputError(f"{place(('deals', di, 'result'))}: "
+                             f"the result is a mapping of score-sheet values, not {result!r}",
+                             self.rec.locate("deals", di, "result"))
+        for key, want_raw in result.items():
+            if key in row and key != "marks" and want_raw == sheet_value(self.rs, self.nt, key, row[key],
+                                                                         self.players):
+                continue  # written exactly as the oracle would write it
+            if key not in row:
+                raise InputError(f"{place(('deals', di, 'result'))}: {key!r} is not on the score sheet of ruleset "
+                                 f"{self.rs.name!r}; it has {', '.join(k for k in row if k != 'deal')}",
+                                 self.rec.locate("deals", di, "result", key))
+            got = row[key]
+            if key == "marks":
+                want = self._marks(want_raw, di)
+                if sorted(want) != sorted(got):
+                    self.violate(di + 1, None, None, f"marks {want_raw}", RECORD_RULE, "wrong-marks",
+                                 f"the sheet's marks are {got}", ("deals", di, "result", key))
+                continue
+            decl = self.rs.vars.get(key)
+            t = decl.type if decl is not None else "any"
+            if decl is not None and decl.scope == "seat":
+                if not isinstance(want_raw, list) or len(want_raw) != len(self.players):
+                    raise InputError(f"{place(('deals', di, 'result', key))}: give one value per player",
+                                     self.rec.locate("deals", di, "result", key))
+                want = [self.value(x, t, "deals", di, "result", key, i) for i, x in enumerate(want_raw)]
+                bad = [i for i in range(len(want)) if want[i] != got[i]]
+            else:
+                want = self.value(want_raw, t, "deals", di, "result", key) if decl is not None else want_raw
+                bad = [] if want == got else [None]
+            if not bad:
+                continue
+            seat = bad[0]
+            rule = decided_by(self.rs, self.deal_start(di), key, seat)
+            shown = want[seat] if seat is not None else want
+            truth = got[seat] if seat is not None else got
+            self.violate(di + 1, None, seat, f"{key} {shown}", rule, "wrong-result",
+                         f"the recorded {key} is {shown}, but the rules give {truth}",
+                         ("deals", di, "result", key, *([] if seat is None else [seat])))
+
+    def _marks(self, raw: Any, di: int) -> list[list[Any]]:
+        """Recorded marks: a list of [mark, player] pairs."""
+        if not isinstance(raw, list):
+            raise InputError(f"{place(('deals', di, 'result', 'marks'))}: "
+                             f"marks are a list of [mark, player] pairs, not {raw!r}",
+                             self.rec.locate("deals", di, "result", "marks"))
+        out = []
+        for i, m in enumerate(raw):
+            if not isinstance(m, list) or len(m) != 2 or not isinstance(m[0], str):
+                raise InputError(f"{place(('deals', di, 'result', 'marks', i))}: "
+                                 f"a mark is a pair [mark, player], not {m!r}",
+                                 self.rec.locate("deals", di, "result", "marks", i))
+            out.append([m[0], self.seat(m[1], "deals", di, "result", "marks", i, 1)])
+        return out
+
+    def deal_start(self, di: int) -> DealStart:
+        """The state at the start of deal ``di`` and that deal's actions, by replaying the record's
+        actions from the start: only needed when something must be explained, so not kept for every deal."""
+        game = self.new_game()
+        for actions in self.applied_by_deal[:di]:
+            for a in actions:
+                game.apply(a)
+        return DealStart.of(game, self.applied_by_deal[di] if di < len(self.applied_by_deal) else [])
+
+    def check_final(self) -> None:
+        game = self.game
+        assert game is not None
+        res = self.data.get("result")
+        if not res:
+            return
+        if "finished" in res and bool(res["finished"]) != game.over:
+            self.violate(None, None, None, f"finished {res['finished']}", RECORD_RULE, "wrong-result",
+                         "the game is " + ("" if game.over else "not ") + "over", ("result", "finished"))
+        if res.get("winner") is not None:
+            w = self.seat(res["winner"], "result", "winner")
+            if w != game.v["winner"]:
+                truth = self.players[game.v["winner"]] if game.v["winner"] is not None else "nobody"
+                self.violate(None, None, w, f"winner {self.players[w]}", RECORD_RULE, "wrong-winner",
+                             f"the winner is {truth}", ("result", "winner"))
+        if "score" in res and res["score"] != game.v.get("score"):
+            self.violate(None, None, None, f"score {res['score']}", RECORD_RULE, "wrong-result",
+                         f"the final scores are {game.v.get('score')}", ("result", "score"))
