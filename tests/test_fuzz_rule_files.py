@@ -160,9 +160,9 @@ def test_rule_files_are_never_modified(tree, monkeypatch, capsys):
 
 
 def test_a_bad_default_beyond_the_parameter_bound_is_located_in_its_file(tree, monkeypatch, capsys):
-    edit(tree, "spec/bidding/max-bid.yaml", "default: 300", "default: 100000000")
+    edit(tree, "spec/bidding/max-300.yaml", "default: 300", "default: 100000000")
     code, out = check(tree, monkeypatch, capsys)
-    assert_user_error(code, out, "max-bid.yaml")
+    assert_user_error(code, out, "max-300.yaml")
     assert "out of bounds" in out
 
 
