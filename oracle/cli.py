@@ -156,6 +156,19 @@ def _progress(done: int, total: int) -> None:
         sys.stderr.flush()
 
 
+def _validate_on_dask(args: argparse.Namespace, files: list[Path]) -> list[dict[str, Any]]:
+    """The same verdicts as --jobs, computed on a Dask cluster (the workers read the files)."""
+    from .batch import validate_with_dask
+
+    if args.jobs > 1:
+        raise InputError("--dask and --jobs do not go together: the cluster's workers are the jobs")
+    out = []
+    for r in validate_with_dask(args.dask, [str(p) for p in files], args.ruleset, args.all_errors):
+        r["_text"] = r.pop("text")
+        out.append(r)
+    return out
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     import time
     from collections import Counter
@@ -164,7 +177,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
-    if args.jobs > 1 and len(jobs) > 1:
+    if args.dask:
+        results = _validate_on_dask(args, files)
+    elif args.jobs > 1 and len(jobs) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -350,6 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     val.add_argument("--all-errors", action="store_true", help="go on past a violation where possible")
     val.add_argument("--format", choices=["text", "json"], default="text")
     val.add_argument("--jobs", type=int, default=1, help="validate files in parallel processes")
+    val.add_argument("--dask", metavar="ADDRESS", help="validate on the Dask cluster with this scheduler address "
+                     "(tcp://host:8786; needs the dask extra, and the files readable by every worker)")
     val.add_argument("--quiet", action="store_true", help="print only invalid or unreadable files")
     val.set_defaults(func=cmd_validate)
 
