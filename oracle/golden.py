@@ -15,6 +15,7 @@ the verdict it must get (``expect``). Everything is deterministic.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -200,6 +201,11 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
               if not rs.dead_guards.get(kind, [False] * len(gs))[i]}
     found = found if found is not None else {}
     start = set(found)
+    # What a rejection of each kind of action can name: its own guards, or its rule's not-now and
+    # not-available (the engine's own rejections name no rule of the ruleset).
+    can_name = {kind: {(g.rule_id, g.reason) for g in rs.guards.get(kind, [])}
+                | {(decl.rule_id, "not-now"), (decl.rule_id, "not-available")}
+                for kind, decl in rs.actions.items()}
     for seed, record, per_deal in games:
         players = record["players"]
         rng = random.Random(seed)
@@ -217,8 +223,11 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
                                  lambda b=bad, d=decl, r=record, i=di, j=ai, p=players:
                                  _with_deal(r, i, j, b, d, nt, p))
                     else:
+                        # Only kinds whose rejections could still name a wanted guard are tried: the
+                        # others cannot change which candidate is found first for any guard.
+                        missing = wanted - set(found)
                         phase_kinds = [a.name for a in rs.actions.values() if a.phase == game.phase
-                                       and not is_chance(a)]
+                                       and not is_chance(a) and not missing.isdisjoint(can_name[a.name])]
                         for kind in phase_kinds:
                             for bad in _candidates(game, rs, kind):
                                 _try(game, bad, rs, found, wanted,
@@ -271,10 +280,13 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
         last = len(record["deals"]) - 1
         for di, deal in enumerate(record["deals"]):
             before = len(game.sheet)
+            # The state at the start of this deal, as Replayer._deal_start would rebuild it by replaying
+            # every earlier deal again (quadratic in a long game): taken here, on the way.
+            start_of_deal = pickle.dumps((game.st.v, len(game.sheet), game.st.marks))
             rp.replay_deal(game, di, deal, last=di == last)
             if len(game.sheet) == before or "result" not in deal:
                 continue
-            writes = rp._replay_traced(*rp._deal_start(di))
+            writes = rp._replay_traced(start_of_deal, rp.applied_by_deal[di])
             row = game.sheet[before]
             for key in numeric:
                 for s in range(len(record["players"])):
