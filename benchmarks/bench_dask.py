@@ -6,7 +6,8 @@ A corpus of classic games (played with the oracle, seeded) is written to a tempo
 both commands validate it as a user runs them (a fresh ``thousand`` process each time, wall
 clock). The Dask cluster (``LocalCluster``, loopback only, one thread per worker process) is
 started once, outside the timings, as a platform's cluster already runs: its first run compiles
-the ruleset on each worker and is shown apart ("cold"); the median is over the runs after it.
+the ruleset on each worker and is shown apart ("cold"); the median is over the runs after it,
+interleaved with the ``--jobs`` runs.
 ``--jobs`` starts fresh processes, so each of its runs pays the compile. Needs the dask extra.
 """
 
@@ -67,11 +68,13 @@ def main() -> int:
         folder = Path(tmp)
         total, files = corpus(folder, args.deals)
         print(f"corpus: {total} deals in {files} files; {args.workers} workers or jobs; wall clock")
-        jobs = [run(folder, "--jobs", str(args.workers)) for _ in range(args.repeat)]
+        jobs, warm = [], []
         with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                           dashboard_address=None) as cluster:
             cold = run(folder, "--dask", cluster.scheduler_address)
-            warm = [run(folder, "--dask", cluster.scheduler_address) for _ in range(args.repeat)]
+            for _ in range(args.repeat):  # interleaved, so that a change in the machine's load hits both
+                jobs.append(run(folder, "--jobs", str(args.workers)))
+                warm.append(run(folder, "--dask", cluster.scheduler_address))
         same = {out for _, out in [*jobs, cold, *warm]}
         if len(same) != 1:
             print("DIFFERENT verdicts from --jobs and --dask")
