@@ -246,7 +246,7 @@ def main() -> int:
     measure("invalid records (one-deal and whole games)", singles_by["invalid"] + wholes_by["invalid"], args.repeat)
     digest_share(singles_by["valid"], args.repeat)
     if not args.no_cli:
-        cli(args.corpus_deals, max(1, args.repeat // 2 + 1))
+        cli(args.corpus_deals, args.repeat)
     return 0
 
 
