@@ -112,6 +112,7 @@ def test_dask_on_two_local_workers_gives_the_same_results_as_jobs(tmp_path, caps
         with distributed.Client(address) as client:
             workers = client.scheduler_info()["workers"]
             assert len(workers) == 2 and all(w.startswith("tcp://127.0.0.1:") for w in workers)
+            assert all(info["nanny"].startswith("tcp://127.0.0.1:") for info in workers.values())
         code_dask, on_dask = _cli_json(["validate", folder, "--format", "json", "--dask", address], capsys)
         assert main(["validate", folder, "--dask", address]) == 2
         text_dask = capsys.readouterr().out
