@@ -109,31 +109,11 @@ def _record_files(args_paths: list[str]) -> list[Path]:
     return record_files(args_paths)
 
 
-_RULESETS: dict[Any, Any] = {}  # rulesets resolved in this run (a worker process keeps its own)
-
-
 def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
-    from .records import Verdict, read_record, validate_record
+    from .batch import validate_path
 
-    path, ruleset, all_errors = job
-    try:
-        rec = read_record(path)
-    except InputError as exc:
-        return Verdict(path, False, ruleset, error=exc).to_json() | {"_text": f"{exc}"}
-    try:
-        verdict = validate_record(rec, ruleset, all_errors, cache=_RULESETS)
-        out = verdict.to_json()
-    except Exception as exc:
-        err = InputError(f"internal error while validating ({type(exc).__name__}: {exc}); please report it")
-        return Verdict(path, False, ruleset, error=err).to_json() | {"_text": f"{path}: {err}"}
-    if verdict.error is not None:
-        out["_text"] = str(verdict.error)
-    elif verdict.valid:
-        out["_text"] = (f"{path}: valid ({count(verdict.deals, 'deal')}, {count(verdict.actions, 'action')}, "
-                        f"ruleset {verdict.ruleset})")
-    else:
-        out["_text"] = f"{path}: INVALID under ruleset {verdict.ruleset}\n" + "\n".join(
-            v.format() for v in verdict.violations)
+    out = validate_path(*job)
+    out["_text"] = out.pop("text")
     return out
 
 
@@ -166,6 +146,19 @@ def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator
             yield _validate_one(job)
 
 
+def _validate_on_dask(args: argparse.Namespace, files: list[Path]) -> list[dict[str, Any]]:
+    """The same verdicts as --jobs, computed on a Dask cluster (the workers read the files)."""
+    from .batch import validate_with_dask
+
+    if args.jobs > 1:
+        raise InputError("--dask and --jobs do not go together: the cluster's workers are the jobs")
+    out = []
+    for r in validate_with_dask(args.dask, [str(p) for p in files], args.ruleset, args.all_errors):
+        r["_text"] = r.pop("text")
+        out.append(r)
+    return out
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     import time
     from collections import Counter
@@ -192,7 +185,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if as_json:
         say('{"files": [')
     try:
-        for r in _results(jobs, args.jobs):
+        for r in (_validate_on_dask(args, files) if args.dask else _results(jobs, args.jobs)):
             text = r.pop("_text")
             n += 1
             valid += bool(r["valid"])
@@ -469,6 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="text for people (default), or one JSON document with every file's verdict")
     val.add_argument("--jobs", type=int, default=1, metavar="N",
                      help="validate files in N parallel processes (default: 1)")
+    val.add_argument("--dask", metavar="ADDRESS", help="validate on the Dask cluster with this scheduler address "
+                     "(tcp://host:8786; needs the dask extra, and the files readable by every worker)")
     val.add_argument("--quiet", action="store_true", help="print only invalid or unreadable files")
     val.set_defaults(func=cmd_validate)
 

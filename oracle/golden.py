@@ -25,7 +25,7 @@ from .cards import notation
 from .coverage import Coverage, cover_record
 from .engine import Action, Game, play_random
 from .lang import types as T
-from .records import Recorder, Replayer, encode_action, encode_value, is_chance, load_record, traced_writes
+from .records import DealStart, Recorder, Replayer, encode_action, encode_value, is_chance, load_record, traced_writes
 from .ruleset import Ruleset, load_library, load_ruleset
 
 SEEDS = range(0, 60)
@@ -199,6 +199,11 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
               if not g.dead}
     found = found if found is not None else {}
     start = set(found)
+    # What a rejection of each kind of action can name: its own guards, or its rule's not-now and
+    # not-available (the engine's own rejections name no rule of the ruleset).
+    can_name = {kind: {(g.rule_id, g.reason) for g in rs.guards.get(kind, [])}
+                | {(decl.rule_id, "not-now"), (decl.rule_id, "not-available")}
+                for kind, decl in rs.actions.items()}
     for seed, record, per_deal in games:
         players = record["players"]
         rng = random.Random(seed)
@@ -216,8 +221,11 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
                                  lambda b=bad, d=decl, r=record, i=di, j=ai, p=players:
                                  _with_deal(r, i, j, b, d, nt, p))
                     else:
+                        # Only kinds whose rejections could still name a wanted guard are tried: the
+                        # others cannot change which candidate is found first for any guard.
+                        missing = wanted - set(found)
                         phase_kinds = [a.name for a in rs.actions.values() if a.phase == game.phase
-                                       and not is_chance(a)]
+                                       and not is_chance(a) and not missing.isdisjoint(can_name[a.name])]
                         for kind in phase_kinds:
                             for bad in _candidates(game, rs, kind):
                                 _try(game, bad, rs, found, wanted,
@@ -268,10 +276,13 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
         last = len(record["deals"]) - 1
         for di, deal in enumerate(record["deals"]):
             before = len(game.sheet)
+            # The state at the start of this deal, taken on the way: Replayer.deal_start would rebuild it
+            # by replaying every earlier deal again (quadratic in a long game).
+            snapshot = DealStart.of(game, [])
             rp.replay_deal(game, di, deal, last=di == last)
             if len(game.sheet) == before or "result" not in deal:
                 continue
-            writes = traced_writes(rs, rp.deal_start(di))
+            writes = traced_writes(rs, DealStart(snapshot.snapshot, rp.applied_by_deal[di]))
             row = game.sheet[before]
             for key in numeric:
                 for s in range(len(record["players"])):

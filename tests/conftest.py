@@ -2,9 +2,10 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-# CI keeps property tests short; THOUSAND_DEEP=1 (or HYPOTHESIS_PROFILE=deep) runs them long.
+# Property tests run CI's example counts by default, so `python -m pytest` is the suite CI runs;
+# HYPOTHESIS_PROFILE=dev doubles them, and THOUSAND_DEEP=1 (or HYPOTHESIS_PROFILE=deep) runs them long.
 settings.register_profile("ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("deep", max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
-profile = "deep" if os.environ.get("THOUSAND_DEEP") else os.environ.get("HYPOTHESIS_PROFILE", "dev")
+profile = "deep" if os.environ.get("THOUSAND_DEEP") else os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(profile)

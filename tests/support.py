@@ -6,7 +6,7 @@ from typing import Any
 
 from oracle import Action, Game, IllegalAction, Rejection, load_ruleset
 from oracle.cards import notation
-from oracle.record import decode_value
+from oracle.records import decode_value
 from oracle.ruleset import Ruleset
 
 

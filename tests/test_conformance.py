@@ -13,9 +13,8 @@ import pytest
 from oracle.cli import main
 from oracle.conform import EngineFailure, OracleEngine, SubprocessEngine, run_conformance
 from oracle.conform.mutants import MUTANTS, MutantEngine
+from oracle.records import read_record, validate_record
 from oracle.testing import ConformanceFailure, run_conformance_test
-from oracle.transcript import read_record
-from oracle.validate import validate_record
 
 MISBEHAVE = Path(__file__).resolve().parent / "engines" / "misbehave.py"
 THOUSAND = [sys.executable, "-m", "oracle.cli"]

@@ -29,9 +29,8 @@ from oracle.docgen.examples import Example, choose, guard_reasons, load_examples
 from oracle.docgen.howto import FIGURES, HOWTO_PAGE
 from oracle.docgen.svg import BLACK, RED, Face, Mark, card
 from oracle.engine import Action, Game
+from oracle.records import Replayer, read_record
 from oracle.ruleset import load_library, load_ruleset
-from oracle.transcript import read_record
-from oracle.validate import Replayer
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "docs" / "_data"

@@ -23,9 +23,8 @@ from ..cards import notation
 from ..engine import Action, Game, Rejection
 from ..errors import OracleError
 from ..lang import types as T
+from ..records import Replayer, Violation, parse_record, validate_record
 from ..ruleset import Ruleset, rules_root, tree_digest
-from ..transcript import parse_record
-from ..validate import Replayer, Violation, validate_record
 from .md import LANG_SUFFIX, code, link, plain, show, table
 from .svg import Face, Mark, Row, rows_picture
 

@@ -19,9 +19,8 @@ import yaml
 
 from ..engine import Action, Game
 from ..errors import OracleError
+from ..records import Replayer, read_record, validate_record
 from ..ruleset import Ruleset, load_ruleset
-from ..transcript import read_record
-from ..validate import Replayer, validate_record
 from .md import LANG_SUFFIX, code, link, page_file, plain, table
 from .site import Site
 from .svg import RED, Cell, Face, Mark, Picture, Row, rows_picture, table_picture

@@ -22,6 +22,7 @@ from .reading import (
                       parse_record,
                       read_record,
                       record_files,
+                      record_from_bytes,
                       record_schema,
 )
 from .recorder import Recorder
@@ -33,6 +34,6 @@ __all__ = [
     "FORMAT", "RECORD_RULE", "RECORD_SUFFIXES", "VERSION", "Codec", "DealStart", "JsonLocator", "Locator",
     "NoLocator", "RecordFile", "Recorder", "Replayer", "Verdict", "Violation", "Write", "YamlLocator",
     "decided_by", "decode_value", "encode_action", "encode_value", "full_schema_errors", "is_chance",
-    "load_record", "parse_record", "read_record", "record_files", "record_ruleset", "record_schema",
-    "refused_by", "sheet_value", "traced_writes", "validate_record",
+    "load_record", "parse_record", "read_record", "record_files", "record_from_bytes", "record_ruleset",
+    "record_schema", "refused_by", "sheet_value", "traced_writes", "validate_record",
 ]

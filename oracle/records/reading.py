@@ -86,6 +86,14 @@ def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
     name = str(path)
     raw = read_limited(Path(path), max_bytes, name, InputError, "records",
                        " (split the games into separate files)")
+    return record_from_bytes(raw, name, max_bytes)
+
+
+def record_from_bytes(raw: bytes, name: str, max_bytes: int = MAX_BYTES) -> RecordFile:
+    """A record from its bytes, with the same limits and messages as :func:`read_record` (for batch systems)."""
+    if len(raw) > max_bytes:
+        raise InputError(too_big(len(raw), max_bytes, "records") + " (split the games into separate files)",
+                         Location(name))
     if len(raw) > MAX_YAML_RECORD_BYTES and not _is_json(raw.decode("utf-8", "replace")[:64], name):
         raise InputError(too_big(len(raw), MAX_YAML_RECORD_BYTES, "YAML records") + " (write large records as JSON)",
                          Location(name))
