@@ -68,7 +68,8 @@ class Disagreement:
     after: str | None = None  # the known disagreement seen earlier in the same example, if any
     # Other forms of the same root cause: seen only after this one in its example, or charged to the same rule.
     consequences: list[Disagreement] = field(default_factory=list)
-    relation: str = ""  # for a consequence: "after" (it followed the root in its game) or "same rule"
+    relation: str = ""  # for a consequence: "after" (it followed the root in its game), "same rule", "shares R"
+    deps: frozenset[str] = frozenset()  # the rule and the rules its logic uses (definitions, parameters)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "rule": self.rule, "detail": self.detail, "signature": self.signature,
@@ -143,7 +144,8 @@ class Report:
                 if d.record is not None and d.record.get("_file"):
                     lines.append(f"    counterexample: {d.record['_file']}")
                 for c in d.consequences:
-                    how = "then, as a consequence," if c.relation == "after" else "also, by the same rule,"
+                    how = {"after": "then, as a consequence,", "same rule": "also, by the same rule,"}.get(
+                        c.relation, f"also, through the rule it {c.relation},")
                     lines.append(f"    {how} {c.kind} [{c.rule}]: {c.detail} [{c.total()} "
                                  f"example(s)]" + (f" ({c.record['_file']})" if c.record and c.record.get("_file")
                                                    else ""))
@@ -232,6 +234,7 @@ class Harness:
                 self.unsupported.append((x, None))
         self.ex: _Example | None = None
         self._deps: dict[tuple[str, int], set[str]] = {}
+        self._rule_deps: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------------ one example
     def play(self, data: st.DataObject) -> None:
@@ -419,7 +422,7 @@ class Harness:
                        f"{var} is {PLAYERS[alt]} (seat {alt}), not "
                        f"{PLAYERS[now] + f' (seat {now})' if isinstance(now, int) else now}: rule {rule} sets {var} "
                        f"({len(extra)} action(s) allowed, {len(missing)} lacking here)",
-                       f"legal-actions:state:{var}:{rule}", note=note)
+                       f"legal-actions:state:{var}", note=note)  # one root cause: the engine's {var} differs
         if extra:
             a = theirs[extra[0]]
             rule, kind = self._rule_of(game, a)
@@ -451,7 +454,7 @@ class Harness:
         assert ex is not None
         mine = {(a.seat, a.kind) for a in game.legal_actions()}
         want = {(s, k) for s, k in theirs if type(s) is int}
-        if not want or {s for s, _ in want} == {s for s, _ in mine}:
+        if not want or want == mine:
             return None  # the same seats act on both sides: not a matter of who deals or whose turn it is
         start = ex.deal_starts[-1]
         if len(ex.deal_starts) > 1:
@@ -618,6 +621,7 @@ class Harness:
         writes, _ = self._writes(start, end, to_row=True)
         base = self._replay(start)
         blamed: dict[str, tuple[int, str, dict[tuple[str, int | None], tuple[int, Any]]]] = {}
+        tries: list[tuple[int, str, str, dict[tuple[str, int | None], tuple[int, Any]]]] = []
         for key, (got, want) in wrong.items():
             var = _GAME_END.get(key, key)
             decl = self.rs.vars.get(var)
@@ -626,13 +630,14 @@ class Harness:
                 cells = [(j, got[j]) for j in range(min(len(got), len(want))) if _norm(got[j]) != _norm(want[j])]
             else:
                 cells = [(None, got)]
-            force: dict[tuple[str, int | None], tuple[int, Any]] = {}
-            first = None
-            rule = None
+            # Per differing cell: its writes, and which of them may be the one that went wrong (the write
+            # after the value last equalled the engine's; any of them when it never did).
+            per_cell = []
             for j, value in cells:
                 try:
                     mine = self._decode(value, decl.type if decl is not None else "any")
                 except (ValueError, TypeError):
+                    per_cell = []
                     break
                 history = [(p, r, v) for p, (r, name, s, v) in enumerate(writes) if name == var and s == j]
                 if not history:
@@ -640,21 +645,37 @@ class Harness:
                 initial = base.v[var] if j is None else base.v[var][j]
                 equal_at = [-1] if initial == mine else []
                 equal_at += [n for n, (_, _, v) in enumerate(history) if v == mine]
-                n = (equal_at[-1] + 1) if equal_at and equal_at[-1] + 1 < len(history) else len(history) - 1
-                p, r, _ = history[n]
-                force[(var, j)] = (n + 1, mine)
-                if first is None or p < first:
-                    first, rule = p, r
-            if rule is not None and first is not None:
-                blamed[key] = (first, rule, force)
+                if equal_at and equal_at[-1] + 1 < len(history):
+                    options = [equal_at[-1] + 1]
+                else:
+                    options = list(range(len(history))) if not equal_at else [len(history) - 1]
+                per_cell.append((j, mine, history, options))
+            depth = max((len(o) for *_, o in per_cell), default=0)
+            for k in range(depth):
+                force: dict[tuple[str, int | None], tuple[int, Any]] = {}
+                first, rule = None, None
+                for j, mine, history, options in per_cell:
+                    n = options[min(k, len(options) - 1)]
+                    p, r, _ = history[n]
+                    force[(var, j)] = (n + 1, mine)
+                    if first is None or p < first:
+                        first, rule = p, r
+                if rule is not None and first is not None:
+                    tries.append((first, key, rule, force))
+                    if k == depth - 1:
+                        blamed[key] = (first, rule, force)  # the plain blame: the last candidate write
         # One rule may write several of the values (a reset writes the total and the deal's points): let it
         # give the engine's values for all of them at once.
         together: dict[str, dict[tuple[str, int | None], tuple[int, Any]]] = {}
         for _, rule, force in blamed.values():
             together.setdefault(rule, {}).update(force)
+        candidates = [(p, key, rule, f) for p, key, rule, f in tries] + \
+            [(p, key, rule, together[rule]) for key, (p, rule, _) in blamed.items()]
         explains = []
-        for key, (p, rule, _) in blamed.items():
-            _, g = self._writes(start, end, to_row=True, force=together[rule])
+        for p, key, rule, force in sorted(candidates, key=lambda c: c[0]):
+            if explains and p > explains[0][0]:
+                break
+            _, g = self._writes(start, end, to_row=True, force=force)
             if len(g.sheet) <= len(base.sheet):
                 continue
             new_row = g.sheet[len(base.sheet)]
@@ -698,7 +719,26 @@ class Harness:
                                "deal": len(body.get("deals", [])),
                                "action": len((body.get("deals") or [{}])[-1].get("actions", [])),
                                **(note or {})}
-        raise _Found(Disagreement(kind, signature, rule, detail, body, after=ex.known[0] if ex.known else None))
+        raise _Found(Disagreement(kind, signature, rule, detail, body, after=ex.known[0] if ex.known else None,
+                                  deps=frozenset(self.deps(rule))))
+
+    def deps(self, rule: str) -> set[str]:
+        """The rule and the rules its clauses and guards use (its definitions' and parameters' owners),
+        without those most rules use (the pack, the notation): what a fix of this rule may be in."""
+        if self._rule_deps is None:
+            per: dict[str, set[str]] = {}
+            for clauses in self.rs.effects.values():
+                for c in clauses:
+                    safe = "".join(ch if ch.isalnum() else "_" for ch in c.rule_id)
+                    per.setdefault(c.rule_id, set()).update(self.rs.fn_deps.get(f"eff_{safe}_{c.index}", set()))
+            for kind, guards in self.rs.guards.items():
+                for i, g in enumerate(guards):
+                    dl = self.rs.guard_deps.get(kind, [])
+                    per.setdefault(g.rule_id, set()).update(dl[i] if i < len(dl) else set())
+            used = Counter(r for ds in per.values() for r in ds)
+            common = {r for r, n in used.items() if n * 4 > max(1, len(per))}
+            self._rule_deps = {r: (ds - common) | {r} for r, ds in per.items()}
+        return self._rule_deps.get(rule, {rule})
 
     def _engine_call(self, fn: Callable[[], Any], rec: Recorder) -> Any:
         try:
@@ -865,6 +905,14 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
         else:
             parent = next((r for r in report.disagreements if r.rule == d.rule), None)
             d.relation = "same rule" if parent is not None else ""
+            if parent is None:
+                # Two rules that use one definition or parameter (a marriage's value, in the auction and
+                # in the score): one root cause, seen twice.
+                parent = next((r for r in report.disagreements if any((d.deps & x.deps) - {d.rule, x.rule}
+                                                                      for x in (r, *_family(r)))), None)
+                if parent is not None:
+                    d.relation = "shares " + ", ".join(sorted(
+                        set().union(*(d.deps & x.deps for x in (parent, *_family(parent)))) - {d.rule}))
         _write(d, out_dir, len(groups) + 1)
         groups[d.signature] = d
         if parent is not None:
