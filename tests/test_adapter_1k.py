@@ -132,7 +132,8 @@ def _first_divergence(record: dict[str, Any], command: str) -> str:
 def test_the_harness_reproduces_the_two_findings_and_nothing_else(adapter: str, tmp_path: Path) -> None:
     engine = SubprocessEngine(adapter, timeout=10)
     try:
-        report = run_conformance(engine, "1k", examples=20, seed=1, rounds=6, shrink_seconds=3, out_dir=tmp_path)
+        report = run_conformance(engine, "1k", examples=120, round_examples=20, seed=1, shrink_seconds=3,
+                                 out_dir=tmp_path)
     finally:
         engine.close()
     assert report.failure is None, report.format()
@@ -142,8 +143,12 @@ def test_the_harness_reproduces_the_two_findings_and_nothing_else(adapter: str, 
     assert ("legal-actions", "bid.order") in found, report.format()
     self_give = next(d for d in report.disagreements if (d.kind, d.rule) == ("legal-actions", "talon.pass-cards"))
     assert "give" in self_give.detail and "allows" in self_give.detail
+    # Two root causes, one per bug; what follows from them is filed under them.
+    assert len(report.disagreements) == 2, report.format()
+    # The adapter's declared projection and unsupported features are in the report.
+    assert "raising the contract" in report.format() and "projects its game" in report.format()
     roots = Counter()
-    for d in report.disagreements:
+    for d in [x for r in report.disagreements for x in (r, *r.consequences)]:
         assert d.record is not None and d.record.get("_file"), d.detail
         record = json.loads(Path(d.record["_file"]).read_text(encoding="utf-8"))
         read_record(Path(d.record["_file"]))  # a record `thousand validate` reads

@@ -265,7 +265,8 @@ class _Tail:
     def __init__(self, fd: int) -> None:
         self.buf = bytearray()
         self.lock = threading.Lock()
-        threading.Thread(target=self._run, args=(fd,), daemon=True).start()
+        self.thread = threading.Thread(target=self._run, args=(fd,), daemon=True)
+        self.thread.start()
 
     def _run(self, fd: int) -> None:
         try:
@@ -402,6 +403,8 @@ class SubprocessEngine(EngineAdapter):
                 code = self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 alive = True
+        if not alive and self.stderr is not None:
+            self.stderr.thread.join(timeout=1)  # what it wrote before exiting, up to the end of the stream
         tail = "; ".join(self.errors)
         self.close()
         if alive:

@@ -226,6 +226,7 @@ class Harness:
         caps = self.capabilities
         keys = caps.get("state_keys")
         self.state_keys = set(keys) if isinstance(keys, list) else set(self.sampled)
+        self.flags = [d for d in self.carried if self.rs.vars[d].type == "bool" and d in self.state_keys]
         self.unsupported: list[tuple[str, str | None]] = []
         for x in caps.get("not_supported", []):
             if isinstance(x, dict) and x["action"] in self.rs.actions:
@@ -296,8 +297,17 @@ class Harness:
             values = list(state.get(self.total_var) or [0] * n)
             total = data.draw(st.sampled_from(self.targets), label="total") - \
                 data.draw(st.sampled_from(self.steps), label="short of it by")
-            values[data.draw(st.integers(0, n - 1), label="aiming seat")] = total
+            seat = data.draw(st.integers(0, n - 1), label="aiming seat")
+            values[seat] = total
             state[self.total_var] = values
+            if total >= self.targets[-1]:
+                # At the highest total short of the end (the barrel): the per-player flags the rules keep
+                # there (on the barrel), each drawn for that player.
+                for name in self.flags:
+                    if data.draw(st.booleans(), label=f"start {name}"):
+                        flags = list(state.get(name) or [False] * n)
+                        flags[seat] = True
+                        state[name] = flags
         warm = data.draw(st.integers(0, self.warm_deals), label="warm-up deals")
         if not warm:
             return dealer, state
@@ -599,7 +609,9 @@ class Harness:
         probe = json.loads(json.dumps(rec.finish()))
         for d in probe["deals"]:
             d.pop("result", None)
-        probe["deals"][-1]["result"] = {k: v for k, (v, _) in wrong.items() if k in row}
+        # The root value first: the validator reports the first wrong value of a result.
+        probe["deals"][-1]["result"] = {k: v for k, (v, _) in sorted(wrong.items(), key=lambda kv: kv[0] != key)
+                                        if k in row}
         shown = "; ".join(f"{k} is {json.dumps(v, ensure_ascii=False)}, the rules give "
                           f"{json.dumps(w, ensure_ascii=False)}" for k, (v, w) in wrong.items())
         self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {shown} (rule {rule} writes {key})",
@@ -969,6 +981,7 @@ def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seco
             # pass; the caller keeps the engine failure or the smallest disagreement.
             return
         h.counting = not first
+        h.ex = None
         if first:
             report.shrink_examples += 1
         else:
