@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import InputError, Location
 from .plural import count
-from .records import RecordFile, Verdict, read_record, record_from_bytes, validate_record
+from .records import RecordFile, Verdict, conformance_note, read_record, record_from_bytes, validate_record
 
 # Rulesets resolved in this process, shared by every call (each worker process keeps its own).
 # They are keyed by the ruleset's name, overlays and parameters; a change of the rule files
@@ -43,6 +43,10 @@ def _judge(rec: RecordFile, name: str, ruleset: str | None, all_errors: bool) ->
     else:
         out["text"] = f"{name}: INVALID under ruleset {verdict.ruleset}\n" + "\n".join(
             v.format() for v in verdict.violations)
+    note = conformance_note(rec.data)
+    if note:
+        out["text"] += "\n" + note  # a counterexample says what it is evidence of
+        out["conformance"] = rec.data["conformance"]
     return out
 
 

@@ -61,7 +61,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.compact:
         text = json.dumps(record, ensure_ascii=False) + "\n"
     else:
-        from .golden import dumps  # one action per line, so a position reads "deal's line:column"
+        from .records import dumps  # one action per line, so a position reads "deal's line:column"
 
         text = dumps(record)
     if args.out:
@@ -299,6 +299,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     out = [render(game.rs, list(rec.data["players"]), game.sheet, args.lang, deals)]
     if game.over:
         out.append("\n" + sheet_word("winner", args.lang, who=rec.data["players"][game.v["winner"]]))
+    from .records import conformance_note
+
+    note = conformance_note(rec.data)
+    if note:
+        out.append("\n" + note)  # a counterexample says what it is evidence of
     if not verdict.valid:
         out.append("\n" + "\n".join(_violation_text(v, game.rs, args.lang) for v in verdict.violations))
     _show("\n".join(out), args.no_pager)
@@ -397,28 +402,53 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_conform(args: argparse.Namespace) -> int:
+    import math
+
     from .conform.engines import OracleEngine, SubprocessEngine
     from .conform.harness import run_conformance
 
+    def seconds(name: str, value: float, zero: bool = False) -> float:
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            raise InputError(f"{name} needs a finite number of seconds{'' if zero else ' above 0'}, not {value:g}")
+        return value
+
+    if not args.engine.strip():
+        raise InputError("--engine needs a command that starts the engine (or 'oracle'), not an empty string")
+    timeout = seconds("--timeout", args.timeout)
+    start_timeout = seconds("--start-timeout", args.start_timeout)
+    shrink = seconds("--shrink-seconds", args.shrink_seconds, zero=True)
+    budget = seconds("--time", args.time) if args.time is not None else None
+    for name, value in (("--examples", args.examples), ("--deals", args.deals),
+                        ("--max-disagreements", args.max_disagreements),
+                        ("--shrink-examples", 1 if args.shrink_examples is None else args.shrink_examples)):
+        if value < 1:
+            raise InputError(f"{name} needs a whole number of at least 1, not {value}")
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".thousand-write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise InputError(f"--out {args.out}: cannot write counterexamples there ({exc.strerror or exc})") from None
+    params = _param_pairs(args.set or [])
+    overlays = args.overlay or []
+    load_ruleset(args.ruleset, overlays, params)  # a bad ruleset, overlay or parameter is named before anything runs
     if args.engine == "oracle":
-        engine: Any = OracleEngine(args.ruleset)
+        engine: Any = OracleEngine(args.ruleset, overlays, params)
     else:
-        engine = SubprocessEngine(args.engine, timeout=args.timeout, start_timeout=args.start_timeout)
+        engine = SubprocessEngine(args.engine, timeout=timeout, start_timeout=start_timeout)
     try:
         report = run_conformance(engine, args.ruleset, examples=args.examples, seed=args.seed,
-                                 max_deals=args.deals, out_dir=Path(args.out),
-                                 shrink_seconds=args.shrink_seconds,
-                                 on_progress=lambda m: print(m, file=sys.stderr, flush=True))
+                                 max_deals=args.deals, out_dir=out, shrink_seconds=shrink, time_limit=budget,
+                                 shrink_examples=args.shrink_examples,
+                                 max_disagreements=args.max_disagreements, overlays=overlays, params=params,
+                                 on_progress=None if args.quiet else
+                                 lambda m: print(m, file=sys.stderr, flush=True))
     finally:
         engine.close()
     if args.format == "json":
-        print(json.dumps({"engine": report.engine, "ruleset": report.ruleset, "examples": report.examples,
-                          "actions_compared": report.actions_compared,
-                          "failure": None if report.failure is None else
-                          {"kind": report.failure.kind, "message": report.failure.message},
-                          "disagreements": [d.to_json() | {"counterexample": (d.record or {}).get("_file")}
-                                            for d in report.disagreements],
-                          "coverage": report.coverage}, ensure_ascii=False, indent=1))
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1))
     else:
         print(report.format())
     if report.failure is not None:
@@ -511,14 +541,23 @@ def build_parser() -> argparse.ArgumentParser:
     conf.add_argument("--engine", required=True,
                       help="command that starts the engine (protocol on stdin/stdout), or 'oracle'")
     conf.add_argument("--ruleset", default="classic")
-    conf.add_argument("--examples", type=int, default=100, help="generated games per round (default 100)")
+    conf.add_argument("--overlay", action="append", help="add a variant overlay to the ruleset (repeatable)")
+    conf.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
+    conf.add_argument("--examples", type=int, default=200,
+                      help="generated games in the whole run, at most (default 200)")
+    conf.add_argument("--time", type=float, help="seconds the run may take, at most (default: no limit)")
+    conf.add_argument("--max-disagreements", type=int, default=20,
+                      help="stop after this many root causes (default 20)")
     conf.add_argument("--seed", type=int, default=0, help="reproduce a run exactly")
-    conf.add_argument("--deals", type=int, default=2, help="deals per generated game, at most")
+    conf.add_argument("--deals", type=int, default=4, help="deals per generated game, at most (default 4)")
     conf.add_argument("--timeout", type=float, default=5.0, help="seconds the engine has to answer a request")
     conf.add_argument("--start-timeout", type=float, default=30.0, help="seconds the engine has to start")
     conf.add_argument("--shrink-seconds", type=float, default=10.0, help="time to shrink each disagreement")
+    conf.add_argument("--shrink-examples", type=int, metavar="N",
+                      help="at most N games to shrink each disagreement (the same result on any machine)")
     conf.add_argument("--out", default="conformance-failures", help="folder for the counterexample records")
     conf.add_argument("--format", choices=["text", "json"], default="text")
+    conf.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
     conf.set_defaults(func=cmd_conform)
 
     eng = sub.add_parser("engine", help="serve the oracle as an engine speaking the protocol on stdin/stdout")

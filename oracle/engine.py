@@ -124,6 +124,16 @@ class Game:
         except Exception as exc:
             raise self._runtime(a.rule_id, exc) from None
 
+    def hint(self, action: Action) -> int:
+        """The rules' play hint for ``action`` (higher is a better move for a simple bot); 0 without one."""
+        fn = self.c.actions[action.kind].hint
+        if fn is None:
+            return 0
+        try:
+            return int(fn(self.st, action.seat, action.payload))
+        except Exception as exc:
+            raise self._runtime(self.rs.actions[action.kind].rule_id, exc) from None
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action now, for one seat or for all; chance actions are not listed."""
         if self.st.v["game_over"]:
@@ -343,15 +353,10 @@ def choose_hinted(game: Game, legal: list[Action], rng: Any, greed: float = 0.85
     """
     if rng.random() >= greed:
         return choose_random(game, legal, rng)
-    actions = game.c.actions
     best: list[Action] = []
     top = None
     for a in legal:
-        fn = actions[a.kind].hint
-        try:
-            h = fn(game.st, a.seat, a.payload) if fn is not None else 0
-        except Exception as exc:
-            raise game._runtime(game.rs.actions[a.kind].rule_id, exc) from None
+        h = game.hint(a)
         if top is None or h > top:
             top, best = h, [a]
         elif h == top:

@@ -22,10 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from .cards import notation
+from .conform.candidates import candidates as _candidates
 from .coverage import Coverage, cover_record
 from .engine import Action, Game, play_random
 from .lang import types as T
-from .records import DealStart, Recorder, Replayer, encode_action, encode_value, is_chance, load_record, traced_writes
+from .records import (
+    DealStart,
+    Recorder,
+    Replayer,
+    dumps,
+    encode_action,
+    encode_value,
+    is_chance,
+    load_record,
+    traced_writes,
+)
 from .ruleset import Ruleset, load_library, load_ruleset
 
 SEEDS = range(0, 60)
@@ -41,41 +52,6 @@ MAX_DEALS = 400
 class Golden:
     name: str  # file name, relative to the ruleset's folder
     record: dict[str, Any]
-
-
-def dumps(record: dict[str, Any]) -> str:
-    """JSON with one action per line: stable, and readable in a diff."""
-    def one(v: Any) -> str:
-        return json.dumps(v, ensure_ascii=False)
-
-    out = ["{"]
-    keys = [k for k in record if k != "deals"] + (["deals"] if "deals" in record else [])
-    for i, k in enumerate(keys):
-        comma = "," if i < len(keys) - 1 else ""
-        if k != "deals":
-            out.append(f"  {one(k)}: {one(record[k])}{comma}")
-            continue
-        out.append('  "deals": [')
-        for di, deal in enumerate(record["deals"]):
-            out.append("    {")
-            dkeys = list(deal)
-            for j, dk in enumerate(dkeys):
-                dcomma = "," if j < len(dkeys) - 1 else ""
-                if dk == "actions":
-                    acts = deal["actions"]
-                    if not acts:
-                        out.append(f'      "actions": []{dcomma}')
-                        continue
-                    out.append('      "actions": [')
-                    for ai, a in enumerate(acts):
-                        out.append(f"        {one(a)}{',' if ai < len(acts) - 1 else ''}")
-                    out.append(f"      ]{dcomma}")
-                else:
-                    out.append(f"      {one(dk)}: {one(deal[dk])}{dcomma}")
-            out.append("    }" + ("," if di < len(record["deals"]) - 1 else ""))
-        out.append("  ]" + comma)
-    out.append("}")
-    return "\n".join(out) + "\n"
 
 
 def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, max_deals: int = MAX_DEALS,
@@ -120,46 +96,6 @@ def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage
         if len(kept) >= MAX_VALID or idle >= PATIENCE:
             break
     return kept
-
-
-def _int_candidates(legal_values: list[int]) -> list[int]:
-    out: set[int] = {0, 1}
-    for x in legal_values or [0]:
-        for d in (-10, -5, -1, 1, 2, 5, 10, 200):
-            out.add(x + d)
-    return sorted(out)
-
-
-def _candidates(game: Game, rs: Ruleset, kind: str) -> Iterator[Action]:
-    decl = rs.actions[kind]
-    legal = [a for a in game.legal_actions() if a.kind == kind]
-    seats = sorted(set(game.actors(decl)))
-    domains: list[tuple[str, list[Any]]] = []
-    for f, t in decl.fields:
-        b = T.base(t)
-        if b == "card":
-            dom: list[Any] = list(range(rs.deck.size))
-        elif b == "bool":
-            dom = [False, True]
-        elif b == "seat":
-            dom = list(range(game.v["n_seats"]))
-        elif b == "int":
-            dom = _int_candidates(sorted({a.payload[f] for a in legal}))
-        else:
-            return
-        domains.append((f, dom))
-
-    def product(i: int, acc: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        if i == len(domains):
-            yield dict(acc)
-            return
-        f, dom = domains[i]
-        for x in dom:
-            acc[f] = x
-            yield from product(i + 1, acc)
-    for s in seats:
-        for payload in product(0, {}):
-            yield Action(kind, s, payload)
 
 
 def _chance_mutations(action: Action, decl: Any) -> Iterator[Action]:

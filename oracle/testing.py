@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .conform.engines import EngineAdapter, SubprocessEngine
-from .conform.harness import Report, run_conformance
+from .conform.harness import EXAMPLES, Report, run_conformance
 
 
 class ConformanceFailure(AssertionError):
@@ -26,10 +26,14 @@ class ConformanceFailure(AssertionError):
         self.report = report
 
 
-def run_conformance_test(engine: EngineAdapter | str, ruleset: str = "classic", examples: int = 100,
+def run_conformance_test(engine: EngineAdapter | str, ruleset: str = "classic", examples: int = EXAMPLES,
                          seed: int = 0, out_dir: str | Path | None = "conformance-failures",
                          **kw: Any) -> Report:
-    """Run the harness; raise ConformanceFailure (an AssertionError) on any disagreement or engine failure."""
+    """Run the harness; raise ConformanceFailure (an AssertionError) on any disagreement or engine failure.
+
+    ``examples`` is the budget of generated games for the whole run; other keywords (``time_limit``,
+    ``overlays``, ``params``, ``max_deals``, ``shrink_seconds``…) go to run_conformance.
+    """
     adapter = SubprocessEngine(engine) if isinstance(engine, str) else engine
     try:
         report = run_conformance(adapter, ruleset, examples=examples, seed=seed,

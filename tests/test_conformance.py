@@ -25,6 +25,11 @@ def test_the_oracle_agrees_with_itself():
     assert report.disagreements == [] and report.failure is None
     assert report.actions_compared > 500
     assert sum(1 for n in report.coverage.values() if n) >= 20
+    # The report says how the run ended, how long it took and how fast it went.
+    assert report.examples == 30 and "budget of 30 examples" in report.stop
+    assert report.seconds > 0 and report.actions_per_second > 0
+    text = report.format()
+    assert "seed 3" in text and "actions/s" in text and "the run ended: the budget of 30 examples" in text
 
 
 # Where each mutant's bug must be traced to (the rule the harness names).
@@ -50,16 +55,21 @@ def test_there_are_at_least_ten_mutants_and_each_has_an_expectation():
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
-def test_every_mutant_is_caught_with_a_shrunk_counterexample(mutant, tmp_path):
-    report = run_conformance(MutantEngine(mutant), examples=100, seed=1, rounds=1, shrink_seconds=5,
-                             out_dir=tmp_path)
+def test_every_mutant_is_caught_with_one_root_cause_and_a_shrunk_counterexample(mutant, tmp_path):
+    # The default budget of examples, played to its end: every mutant is caught, and everything the run
+    # finds goes back to one root cause, the rule the mutant broke.
+    # Shrinking is budgeted by examples, not seconds, so the counterexample is the same on a busy machine.
+    report = run_conformance(MutantEngine(mutant), seed=1, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
     assert report.failure is None
     assert report.disagreements, f"mutant {mutant.name} ({mutant.bug}) was not caught"
+    assert len(report.disagreements) == 1, report.format()
     d = report.disagreements[0]
     assert d.rule in EXPECTED_RULES[mutant.name], d.detail
-    # The counterexample is a record the validator reads; a single short game.
+    assert d.total() >= 1 and "budget" in report.stop
+    # The counterexample is a record the validator reads, and it carries the disagreement.
     rec = read_record(d.record["_file"])
-    assert len(rec.data["deals"]) <= 2
+    assert rec.data["conformance"]["rule"] == d.rule and rec.data["conformance"]["detail"] == d.detail
+    assert len(rec.data["deals"]) <= 3
     verdict = validate_record(rec)
     assert verdict.error is None
     if d.kind in ("accepted-illegal", "results") or "allows" in d.detail:
@@ -69,9 +79,145 @@ def test_every_mutant_is_caught_with_a_shrunk_counterexample(mutant, tmp_path):
 
 def test_a_run_is_reproduced_exactly_by_its_seed(tmp_path):
     m = next(m for m in MUTANTS if m.name == "no-must-trump")
-    a = run_conformance(MutantEngine(m), examples=100, seed=7, rounds=1, shrink_seconds=30, out_dir=tmp_path / "a")
-    b = run_conformance(MutantEngine(m), examples=100, seed=7, rounds=1, shrink_seconds=30, out_dir=tmp_path / "b")
+    a = run_conformance(MutantEngine(m), examples=100, seed=7, rounds=1, shrink_seconds=600,
+                        shrink_examples=60, out_dir=tmp_path / "a")
+    b = run_conformance(MutantEngine(m), examples=100, seed=7, rounds=1, shrink_seconds=600,
+                        shrink_examples=60, out_dir=tmp_path / "b")
     assert [d.detail for d in a.disagreements] == [d.detail for d in b.disagreements]
+
+
+def test_neighbouring_seeds_share_no_round():
+    from oracle.conform.harness import round_seed
+
+    seeds = {round_seed(s, r) for s in range(20) for r in range(20)}
+    assert len(seeds) == 400
+
+
+def test_an_empty_round_does_not_end_the_run():
+    report = run_conformance(OracleEngine("classic"), examples=12, round_examples=4, seed=0)
+    assert report.rounds == 3 and report.examples == 12 and not report.disagreements
+
+
+def test_a_time_budget_and_a_round_cap_end_the_run_and_say_so():
+    timed = run_conformance(OracleEngine("classic"), examples=10**6, time_limit=1.0, seed=0)
+    assert "time budget of 1 s" in timed.stop and timed.examples < 10**6
+    capped = run_conformance(OracleEngine("classic"), examples=50, round_examples=5, rounds=2, seed=0)
+    assert "cap of 2 round(s)" in capped.stop and capped.examples == 10
+
+
+def test_overlays_and_parameters_reach_both_sides():
+    # The oracle with bids in tens against the ruleset with bids in tens: they agree.
+    report = run_conformance(OracleEngine("classic", params={"bid_step": 10}), examples=10, seed=2,
+                             params={"bid_step": 10})
+    assert not report.disagreements and report.failure is None
+    # Against plain classic, the same engine differs at once.
+    report = run_conformance(OracleEngine("classic", params={"bid_step": 10}), examples=10, seed=2, rounds=1,
+                             shrink_seconds=1)
+    assert report.disagreements
+
+
+def test_a_different_dealer_after_a_rospis_is_charged_to_the_rotation_rule(tmp_path):
+    # The engine passes the deal on after a concession; the rules keep the same dealer. The first place this
+    # shows is who speaks first in the next deal: the harness must blame the rule that sets the dealer.
+    engine = OracleEngine("classic", params={"rospis_dealer": "next"})
+    report = run_conformance(engine, examples=200, seed=4, shrink_seconds=3, out_dir=tmp_path)
+    assert report.disagreements, report.format()
+    assert {d.rule for d in report.disagreements} == {"deal.rotation"}, report.format()
+    d = report.disagreements[0]
+    assert "dealer" in d.detail and d.signature == "legal-actions:state:dealer"
+
+
+def _game_reaching(total: int, overlays: list[str]) -> tuple[int, int, list]:
+    """A seed and dealer whose first deal, from a start score of ``total`` for everyone, ends with a samosval."""
+    import random as _random
+
+    from oracle.engine import Game, play_random
+    from oracle.ruleset import load_ruleset
+
+    rs = load_ruleset("classic", overlays)
+    for seed in range(400):
+        g = Game(rs, dealer=seed % 3, seed=seed)
+        g.v["score"] = [total] * 3
+        applied: list = []
+        play_random(g, _random.Random(seed), hinted=True, max_deals=1,
+                    on_action=lambda _g, a, out=applied: out.append(a))
+        if g.sheet and any(m[0] == "samosval" for m in g.sheet[0]["marks"]):
+            return seed, seed % 3, applied
+    raise AssertionError("no samosval in 400 seeds")
+
+
+def test_a_samosval_reset_is_charged_to_the_samosval_rule():
+    # The engine knows no samosval; the rules reset a score of exactly 555 to 0, which changes both the
+    # total and the deal's points. The rule to blame is the one whose effect wrote them: the samosval.
+    from oracle.conform.harness import Harness, _Example
+
+    overlays = ["variant.samosval"]
+    seed, dealer, applied = _game_reaching(555, overlays)
+    h = Harness(OracleEngine("classic"), "classic", overlays=overlays)
+    h.ex = _Example(dealer, seed, {"score": [555] * 3}, applied=list(applied), deal_starts=[0, len(applied)])
+    g = h._replay(len(applied))
+    row = g.sheet[0]
+    plain = Harness(OracleEngine("classic"), "classic")
+    plain.ex = _Example(dealer, seed, {"score": [555] * 3}, applied=list(applied), deal_starts=[0, len(applied)])
+    theirs = plain._replay(len(applied)).sheet[0]
+    wrong = {k: (plain._sheet(k, theirs[k]), h._sheet(k, row[k])) for k in ("delta", "score")
+             if theirs[k] != row[k]}
+    assert set(wrong) == {"delta", "score"}
+    key, rule = h._results_cause(wrong, row)
+    assert rule == "variant.samosval", (key, rule)
+
+
+def test_a_results_disagreement_shows_every_differing_key(tmp_path):
+    m = next(m for m in MUTANTS if m.name == "barrel-not-clamped")
+    report = run_conformance(MutantEngine(m), seed=1, rounds=3, shrink_seconds=2, out_dir=tmp_path)
+    d = report.disagreements[0]
+    assert d.kind == "results" and d.rule == "barrel.threshold"
+    shown = d.record["conformance"]["results"]
+    assert {"delta", "score"} <= set(shown) and len(shown) >= 3, shown
+    assert all(f"{k} is" in d.detail for k in shown)
+
+
+def test_a_counterexample_explains_itself_when_validated_and_replayed(tmp_path, capsys):
+    m = next(m for m in MUTANTS if m.name == "bid-step-10")  # the engine does not allow the bid of 105
+    report = run_conformance(MutantEngine(m), examples=50, seed=1, rounds=1, shrink_seconds=2, out_dir=tmp_path)
+    d = report.disagreements[0]
+    assert "does not allow" in d.detail
+    path = d.record["_file"]
+    assert main(["validate", path]) == 0  # a valid game: the rules allow everything in it
+    out = capsys.readouterr().out
+    assert "conformance counterexample" in out and "does not allow" in out and "bid.order" in out
+    assert main(["replay", path]) == 0
+    out = capsys.readouterr().out
+    assert "does not allow" in out and "the engine lacks" in out
+
+
+def test_start_values_the_disagreement_does_not_need_are_shrunk_away(tmp_path):
+    m = next(m for m in MUTANTS if m.name == "no-must-trump")
+    report = run_conformance(MutantEngine(m), seed=2, rounds=1, shrink_seconds=10, out_dir=tmp_path)
+    d = report.disagreements[0]
+    start = (d.record.get("start") or {}).get("state") or {}
+    assert not any(any(v) for v in start.values()), start
+
+
+def test_rule_checks_are_counted_over_the_whole_run():
+    report = run_conformance(OracleEngine("classic"), examples=40, seed=1)
+    checked = {r: c for r, (c, _) in report.checks.items()}
+    assert checked["play.must-trump"] > 0 and report.checks["bid.order"][1] > 0
+    assert "rule checks of the run" in report.format()
+
+
+def test_unsupported_actions_declared_by_the_engine_are_not_compared():
+    class NoConcede(OracleEngine):
+        def hello(self):
+            return {**super().hello(), "not_supported": ["concede", "a free-text note"]}
+
+        def legal(self):
+            return [a for a in super().legal() if a["action"] != "concede"]
+
+    report = run_conformance(NoConcede("classic"), examples=40, seed=3)
+    assert not report.disagreements, report.format()
+    assert "does not support (not compared): concede" in report.format()
+    assert "a free-text note" in report.format()
 
 
 def test_run_conformance_test_raises_with_the_report(tmp_path):
@@ -98,22 +244,63 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        line = next(x for x in f if x.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
 @pytest.mark.parametrize(("mode", "kind", "words"), [
     ("crash", "crash", "boom"),
     ("hang", "timeout", "no reply"),
     ("garbage", "garbage", "not JSON"),
     ("wrong-id", "protocol", "carries id"),
+    ("id-true", "protocol", "carries id true"),
     ("exit-at-deal", "crash", "exited"),
+    ("caps-list", "protocol", "'capabilities' must be an object"),
+    ("caps-string", "protocol", "'capabilities' must be an object"),
+    ("bad-utf8", "garbage", "not valid UTF-8"),
+    ("bad-utf8-stderr", "crash", "broken"),
+    ("close-stdout", "crash", "closed its standard output"),
+    ("endless-line", "oversize", "longer than 1048576 bytes"),
+    ("huge-line", "oversize", "longer than 1048576 bytes"),
+    ("endless-stderr", "timeout", "no reply to 'hello'"),
 ])
-def test_misbehaving_engines_are_named_plainly_and_cleaned_up(mode, kind, words):
-    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} {mode}", timeout=1.0, start_timeout=5.0)
+def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_up(mode, kind, words):
+    before = _rss_mb()
+    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} {mode}", timeout=20.0 if mode == "huge-line" else 1.0,
+                              start_timeout=2.0)
     report = run_conformance(engine, examples=3, seed=0)
     pid = engine.proc.pid if engine.proc is not None else None
     engine.close()
-    assert report.failure is not None and report.failure.kind == kind
+    assert report.failure is not None and report.failure.kind == kind, report.format()
     assert words in report.failure.message
+    assert "the engine failed" in report.stop
+    # The peak memory of this process grew by far less than what the engine wrote (200 MB, or endless).
+    assert _rss_mb() - before < 64
     if pid is not None:
         assert not _alive(pid)
+
+
+def test_a_child_that_left_the_engine_session_is_killed_too(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} setsid-child {pidfile}", timeout=1.0)
+    report = run_conformance(engine, examples=2, seed=0)
+    engine.close()
+    assert report.failure is not None and report.failure.kind == "timeout"
+    child = int(pidfile.read_text(encoding="ascii"))
+    assert not _alive(child)
+
+
+@pytest.mark.parametrize("argv", [
+    ["--engine", ""], ["--start-timeout", "inf"], ["--timeout", "inf"], ["--timeout", "nan"], ["--timeout", "0"],
+    ["--examples", "0"], ["--deals", "0"], ["--out", "/proc/x"], ["--time", "-1"], ["--set", "no_such_param=1"],
+])
+def test_bad_conform_options_are_named_and_exit_2(argv, tmp_path, capsys):
+    args = ["conform", "--engine", "oracle", "--out", str(tmp_path), *argv]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "error" in err and "Traceback" not in err and "internal error" not in err
 
 
 def test_an_engine_slow_to_start_times_out_at_the_handshake():
@@ -137,9 +324,12 @@ def test_cli_conform_against_the_oracle_served_over_stdio(tmp_path, capsys):
     assert main(["conform", "--engine", engine, "--examples", "5", "--out", str(tmp_path), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["disagreements"] == [] and out["actions_compared"] > 0
+    assert out["seed"] == 0 and out["seconds"] > 0 and out["actions_per_second"] > 0 and "budget" in out["stop"]
+    assert main(["conform", "--engine", "oracle", "--set", "bid_step=10", "--examples", "5", "--out", str(tmp_path),
+                 "--quiet"]) == 0
     broken = " ".join([*THOUSAND, "engine", "--mutant", "bid-step-10"])
     assert main(["conform", "--engine", broken, "--examples", "30", "--shrink-seconds", "2",
-                 "--out", str(tmp_path)]) == 1
+                 "--out", str(tmp_path), "--quiet"]) == 1
     assert "counterexample" in capsys.readouterr().out
     assert main(["conform", "--engine", f"{sys.executable} {MISBEHAVE} garbage", "--examples", "2",
                  "--out", str(tmp_path)]) == 2

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from oracle.coverage import Coverage, cover_record
-from oracle.golden import dumps, write_all
-from oracle.records import full_schema_errors, read_record, validate_record
+from oracle.golden import write_all
+from oracle.records import dumps, full_schema_errors, read_record, validate_record
 from oracle.ruleset import load_library
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -1,10 +1,13 @@
 """Engines the conformance harness can drive: the oracle itself, and any program speaking the protocol.
 
 The protocol is JSON lines over standard input and output, one request and one reply
-per line (docs/protocol.md). Actions are written as in game records: ``{"seat": 1,
+per line (docs/reference/protocol.md). Actions are written as in game records: ``{"seat": 1,
 "action": "play", "card": "KH", "marriage": false}``. A subprocess engine is started in
-its own process group, every request has a time limit, and the whole group is killed
-when the harness is done, so no process is left behind.
+its own session, with a token in its environment; every request has a time limit; a
+reply line is read in chunks up to 1 MiB and must be UTF-8 JSON; standard error keeps
+only its last few kilobytes. When the harness is done it kills the engine's process
+group and every process carrying the token (children that called setsid() too), so
+nothing is left behind and memory stays bounded whatever the engine writes.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import signal
 import subprocess
 import threading
 import time
+import uuid
 from abc import ABC, abstractmethod
 from typing import Any
 
@@ -34,7 +38,7 @@ class EngineFailure(Exception):
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(f"{kind}: {message}")
-        self.kind = kind  # crash | timeout | garbage | protocol | start
+        self.kind = kind  # crash | timeout | garbage | oversize | protocol | start
         self.message = message
 
 
@@ -42,9 +46,9 @@ class EngineAdapter(ABC):
     """What the harness needs from an engine. Python engines can subclass this directly."""
 
     name = "engine"
-
     def hello(self) -> dict[str, Any]:
-        """Capabilities: {"explicit_deal": bool, "legal_actions": bool, "results": bool, "rulesets": [...]}."""
+        """Capabilities (docs/reference/protocol.md): explicit_deal, legal_actions, results, set_state (flags),
+        not_supported (actions it does not offer), projection (how it maps its own game onto the protocol)."""
         return {"explicit_deal": True, "legal_actions": True, "results": True}
 
     @abstractmethod
@@ -66,6 +70,14 @@ class EngineAdapter(ABC):
     def results(self) -> list[dict[str, Any]]:
         """The score sheet so far: one mapping per finished deal (delta, score, …)."""
 
+    def configure(self, overlays: list[str], params: dict[str, Any]) -> None:  # noqa: B027 - optional
+        """The run's overlays and parameters on top of the named ruleset (`conform --overlay/--set`)."""
+
+    def game_end(self) -> dict[str, Any]:
+        """The end of the game as the engine saw it at its last results(): {"over": bool, "winner": seat or
+        None}, or the part of it the engine says (nothing by default). Compared with the oracle's."""
+        return {}
+
     def set_state(self, state: dict[str, Any]) -> None:
         """Start from a game state: per-player values by variable name (for example the scores)."""
         raise EngineFailure("protocol", "this engine cannot start from a given state")
@@ -84,6 +96,10 @@ class OracleEngine(EngineAdapter):
         self.name = name
         self.game: Game | None = None
         self.players: list[str] = []
+
+    def hello(self) -> dict[str, Any]:
+        return {"explicit_deal": True, "legal_actions": True, "results": True, "set_state": True,
+                "state_keys": state_keys(self.rs)}
 
     def new_game(self, ruleset: str, players: list[str], dealer: int) -> None:
         self.players = list(players)
@@ -125,6 +141,10 @@ class OracleEngine(EngineAdapter):
         return [{k: sheet_value(self.rs, self.nt, k, v, list(range(len(self.players)))) for k, v in row.items()
                  if k not in ("deal", "dealer", "marks")} for row in g.sheet]
 
+    def game_end(self) -> dict[str, Any]:
+        g = self._g()
+        return {"over": g.over, "winner": g.v["winner"]}
+
     def _decode(self, value: Any, t: str) -> Any:
         return decode_value(value, t, self.nt, self._g().v["n_seats"], "field")
 
@@ -134,27 +154,136 @@ class OracleEngine(EngineAdapter):
         return self.game
 
 
-_LIVE: set[subprocess.Popen[str]] = set()
+_LIVE: dict[int, tuple[subprocess.Popen[bytes], str]] = {}
+MAX_LINE = 1 << 20  # the longest reply line the harness reads (1 MiB); a longer one is a protocol failure
+_CHUNK = 1 << 16
+_STDERR_TAIL = 4096  # bytes of the engine's standard error kept for a crash report
+_TOKEN_VAR = "THOUSAND_ENGINE_TOKEN"
 
 
 def _kill_all() -> None:
-    for p in list(_LIVE):
-        _kill(p)
+    for p, token in list(_LIVE.values()):
+        _kill(p, token)
 
 
 atexit.register(_kill_all)
 
 
-def _kill(p: subprocess.Popen[str]) -> None:
+def _tagged(token: str) -> list[int]:
+    """Processes that inherited the engine's token: its descendants, even those that left its session."""
+    needle = f"{_TOKEN_VAR}={token}".encode()
+    me = os.getpid()
+    found = []
     try:
-        os.killpg(p.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = f.read()
+        except OSError:
+            continue
+        if needle in env.split(b"\0"):
+            found.append(int(name))
+    return found
+
+
+def _kill(p: subprocess.Popen[bytes], token: str) -> None:
+    # The engine runs in its own session and process group: kill the group, then every process that still
+    # carries the engine's token (a child that called setsid() has left the group but not the environment).
+    for _ in range(5):
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        rest = _tagged(token)
+        for pid in rest:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if not rest:
+            break
     try:
         p.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
-    _LIVE.discard(p)
+    for stream in (p.stdin, p.stdout, p.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+    _LIVE.pop(p.pid, None)
+
+
+class _TooLong:
+    """Marker: the engine wrote a line longer than MAX_LINE."""
+
+
+class _Lines:
+    """Reply lines from the engine's standard output, read in chunks so that no line costs more than MAX_LINE."""
+
+    def __init__(self, fd: int) -> None:
+        self.q: queue.Queue[bytes | _TooLong | None] = queue.Queue()
+        threading.Thread(target=self._run, args=(fd,), daemon=True).start()
+
+    def _run(self, fd: int) -> None:
+        buf = bytearray()
+        try:
+            while True:
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    break
+                buf += chunk
+                while True:
+                    nl = buf.find(b"\n")
+                    if nl < 0:
+                        break
+                    line = bytes(buf[:nl])
+                    del buf[:nl + 1]
+                    if len(line) > MAX_LINE:
+                        self.q.put(_TooLong())
+                        return
+                    self.q.put(line)
+                if len(buf) > MAX_LINE:
+                    self.q.put(_TooLong())
+                    return
+        except OSError:
+            pass
+        if buf.strip():
+            self.q.put(bytes(buf))
+        self.q.put(None)
+
+
+class _Tail:
+    """The last few kilobytes of the engine's standard error, whatever it writes and however long its lines."""
+
+    def __init__(self, fd: int) -> None:
+        self.buf = bytearray()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, args=(fd,), daemon=True)
+        self.thread.start()
+
+    def _run(self, fd: int) -> None:
+        try:
+            while True:
+                chunk = os.read(fd, _CHUNK)
+                if not chunk:
+                    return
+                with self.lock:
+                    self.buf += chunk[-_STDERR_TAIL:]
+                    del self.buf[:-_STDERR_TAIL]
+        except OSError:
+            return
+
+    def lines(self, n: int = 3) -> list[str]:
+        with self.lock:
+            text = bytes(self.buf).decode("utf-8", errors="replace")
+        return [x.strip()[:300] for x in text.splitlines() if x.strip()][-n:]
 
 
 class SubprocessEngine(EngineAdapter):
@@ -165,109 +294,150 @@ class SubprocessEngine(EngineAdapter):
         self.name = command
         self.timeout = timeout
         self.start_timeout = start_timeout
-        self.proc: subprocess.Popen[str] | None = None
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.errors: list[str] = []
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: _Lines | None = None
+        self.stderr: _Tail | None = None
+        self.token = uuid.uuid4().hex
         self.counter = 0
         self.capabilities: dict[str, Any] = {}
+        self._end: dict[str, Any] = {}
+        self.variant: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
         try:
-            self.proc = subprocess.Popen(shlex.split(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
+            argv = shlex.split(self.command)
+        except ValueError as exc:
+            raise EngineFailure("start", f"cannot read the engine command {self.command!r}: {exc}") from None
+        if not argv:
+            raise EngineFailure("start", "the engine command is empty")
+        try:
+            # Its own session (so its own process group), and a token in its environment that its
+            # descendants inherit: close() finds and kills all of them.
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
+                                         env={**os.environ, _TOKEN_VAR: self.token})
         except (OSError, ValueError) as exc:
             raise EngineFailure("start", f"cannot start {self.command!r}: {exc}") from None
-        _LIVE.add(self.proc)
-        threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines), daemon=True).start()
-        self._stderr = threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True)
-        self._stderr.start()
+        _LIVE[self.proc.pid] = (self.proc, self.token)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self.lines = _Lines(self.proc.stdout.fileno())
+        self.stderr = _Tail(self.proc.stderr.fileno())
 
-    @staticmethod
-    def _pump(stream: Any, out: queue.Queue[str | None]) -> None:
-        for line in stream:
-            out.put(line)
-        out.put(None)
-
-    def _drain(self, stream: Any) -> None:
-        for line in stream:
-            self.errors.append(line.rstrip())
-            del self.errors[:-20]
+    @property
+    def errors(self) -> list[str]:
+        """The last lines the engine wrote on standard error."""
+        return self.stderr.lines() if self.stderr is not None else []
 
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
                 assert self.proc.stdin is not None
-                self.proc.stdin.write(json.dumps({"id": 0, "cmd": "quit"}) + "\n")
+                self.proc.stdin.write((json.dumps({"id": 0, "cmd": "quit"}) + "\n").encode())
                 self.proc.stdin.flush()
                 self.proc.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired, AssertionError):
+            except (OSError, ValueError, subprocess.TimeoutExpired, AssertionError):
                 pass
         if self.proc is not None:
-            _kill(self.proc)
+            _kill(self.proc, self.token)
             self.proc = None
 
     # ------------------------------------------------------------------ requests
     def request(self, cmd: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
         if self.proc is None:
             self.start()
-        assert self.proc is not None and self.proc.stdin is not None
+        assert self.proc is not None and self.proc.stdin is not None and self.lines is not None
         self.counter += 1
         msg = {"id": self.counter, "cmd": cmd, **fields}
         try:
-            self.proc.stdin.write(json.dumps(msg, ensure_ascii=False) + "\n")
+            self.proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+        except (OSError, ValueError):
             raise self._crashed(cmd) from None
         limit = timeout or self.timeout
         deadline = time.monotonic() + limit
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                raw = self.lines.q.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self.close()
                 raise EngineFailure("timeout", f"no reply to {cmd!r} within {limit:g}s") from None
-            if line is None:
+            if raw is None:
                 raise self._crashed(cmd)
-            line = line.strip()
+            if isinstance(raw, _TooLong):
+                self.close()
+                raise EngineFailure("oversize", f"the reply to {cmd!r} is a line longer than {MAX_LINE} bytes "
+                                                f"({MAX_LINE // (1 << 20)} MiB); the harness stopped reading")
+            try:
+                line = raw.decode("utf-8").strip()
+            except UnicodeDecodeError as exc:
+                self.close()
+                raise EngineFailure("garbage", f"the reply to {cmd!r} is not valid UTF-8 (byte {exc.start}: "
+                                               f"{raw[exc.start:exc.start + 1]!r}): "
+                                               f"{raw[:80].decode('utf-8', 'replace')!r}") from None
             if not line:
                 continue
             try:
                 reply = json.loads(line)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 self.close()
                 raise EngineFailure("garbage", f"reply to {cmd!r} is not JSON: {line[:120]!r}") from None
             if not isinstance(reply, dict):
+                self.close()
                 raise EngineFailure("protocol", f"reply to {cmd!r} is not an object: {line[:120]!r}")
-            if reply.get("id") != self.counter:
+            rid = reply.get("id")
+            if type(rid) is not int or rid != self.counter:
+                self.close()
                 raise EngineFailure("protocol", f"reply to request {self.counter} ({cmd!r}) carries id "
-                                                f"{reply.get('id')!r}")
+                                                f"{str(json.dumps(rid))[:40]}, not {self.counter}")
             if reply.get("error"):
-                raise EngineFailure("protocol", f"engine reported an error on {cmd!r}: {reply['error']}")
+                self.close()
+                raise EngineFailure("protocol", f"engine reported an error on {cmd!r}: {str(reply['error'])[:300]}")
             return reply
 
     def _crashed(self, cmd: str) -> EngineFailure:
-        code = self.proc.wait(timeout=5) if self.proc is not None else None
+        code = None
+        alive = False
         if self.proc is not None:
-            self._stderr.join(timeout=5)  # the engine's last words: read all of stderr before quoting it
-        tail = "; ".join(self.errors[-3:])
+            try:
+                code = self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                alive = True
+        if not alive and self.stderr is not None:
+            self.stderr.thread.join(timeout=1)  # what it wrote before exiting, up to the end of the stream
+        tail = "; ".join(self.errors)
+        self.close()
+        if alive:
+            return EngineFailure("crash", f"engine closed its standard output during {cmd!r}"
+                                 + (f": {tail}" if tail else ""))
         return EngineFailure("crash", f"engine exited (code {code}) during {cmd!r}" + (f": {tail}" if tail else ""))
 
     def _need(self, reply: dict[str, Any], key: str, kind: type, cmd: str) -> Any:
-        if key not in reply or not isinstance(reply[key], kind):
-            raise EngineFailure("protocol", f"reply to {cmd!r} lacks {key!r} ({kind.__name__}): {reply}")
+        if key not in reply or not isinstance(reply[key], kind) or (kind is int and isinstance(reply[key], bool)):
+            self.close()
+            raise EngineFailure("protocol", f"reply to {cmd!r} lacks {key!r} ({kind.__name__}): "
+                                            f"{json.dumps(reply)[:200]}")
         return reply[key]
 
     # ------------------------------------------------------------------ the adapter
     def hello(self) -> dict[str, Any]:
         reply = self.request("hello", timeout=self.start_timeout, protocol=PROTOCOL)
         if reply.get("protocol") != PROTOCOL:
-            raise EngineFailure("protocol", f"engine speaks {reply.get('protocol')!r}, not {PROTOCOL!r}")
-        self.capabilities = dict(reply.get("capabilities") or {})
+            self.close()
+            raise EngineFailure("protocol", f"engine speaks {str(reply.get('protocol'))[:60]!r}, not {PROTOCOL!r}")
+        try:
+            self.capabilities = check_capabilities(reply.get("capabilities"))
+        except EngineFailure:
+            self.close()
+            raise
         return self.capabilities
 
+    def configure(self, overlays: list[str], params: dict[str, Any]) -> None:
+        self.variant = {k: v for k, v in (("overlays", list(overlays)), ("params", dict(params))) if v}
+
     def new_game(self, ruleset: str, players: list[str], dealer: int) -> None:
-        self.request("new_game", ruleset=ruleset, players=players, dealer=dealer)
+        # overlays and params only when the run has them: an engine that knows only named rulesets is unchanged.
+        self.request("new_game", ruleset=ruleset, players=players, dealer=dealer, **self.variant)
 
     def deal(self, deal: dict[str, Any]) -> None:
         self.request("deal", **deal)
@@ -279,7 +449,9 @@ class SubprocessEngine(EngineAdapter):
         actions = self._need(self.request("legal"), "actions", list, "legal")
         for a in actions:
             if not isinstance(a, dict) or "seat" not in a or "action" not in a:
-                raise EngineFailure("protocol", f"a legal action must have 'seat' and 'action': {a!r}")
+                self.close()
+                raise EngineFailure("protocol", f"a legal action must be an object with 'seat' and 'action': "
+                                                f"{json.dumps(a)[:120]}")
         return actions
 
     def apply(self, action: dict[str, Any]) -> tuple[bool, str | None]:
@@ -288,7 +460,46 @@ class SubprocessEngine(EngineAdapter):
         return accepted, None if accepted else str(reply.get("reason") or "")
 
     def results(self) -> list[dict[str, Any]]:
-        return self._need(self.request("results"), "deals", list, "results")
+        reply = self.request("results")
+        rows = self._need(reply, "deals", list, "results")
+        self._end = {k: reply[k] for k in ("over", "winner") if k in reply}
+        return rows
+
+    def game_end(self) -> dict[str, Any]:
+        return dict(self._end)
 
 
-__all__ = ["PROTOCOL", "EngineAdapter", "EngineFailure", "OracleEngine", "SubprocessEngine", "encode_value"]
+def state_keys(rs: Ruleset) -> list[str]:
+    """What set_state may carry under a ruleset: its per-player game variables that records keep."""
+    return [d.name for d in rs.vars.values() if d.scope == "seat" and d.lifetime == "game" and d.record and not d.zone]
+
+
+def check_capabilities(caps: Any) -> dict[str, Any]:
+    """The handshake's capabilities, checked: an object; the flags booleans; the lists lists."""
+    if caps is None:
+        return {}
+    if not isinstance(caps, dict):
+        raise EngineFailure("protocol", f"'capabilities' must be an object, not {json.dumps(caps)[:80]}")
+    for flag in FLAGS:
+        if flag in caps and not isinstance(caps[flag], bool):
+            raise EngineFailure("protocol", f"capability {flag!r} must be true or false, not "
+                                            f"{json.dumps(caps[flag])[:60]}")
+    ns = caps.get("not_supported", [])
+    if not isinstance(ns, list) or not all(isinstance(x, str) or (isinstance(x, dict) and isinstance(
+            x.get("action"), str) and isinstance(x.get("phase", ""), str)) for x in ns):
+        raise EngineFailure("protocol", "capability 'not_supported' must be a list of action names, notes, or "
+                                        "objects {\"action\": NAME, \"phase\": PHASE}")
+    sk = caps.get("state_keys", [])
+    if not isinstance(sk, list) or not all(isinstance(x, str) for x in sk):
+        raise EngineFailure("protocol", "capability 'state_keys' must be a list of variable names")
+    pr = caps.get("projection", {})
+    if not isinstance(pr, dict) or not all(isinstance(v, str) for v in pr.values()):
+        raise EngineFailure("protocol", "capability 'projection' must be an object of texts")
+    return dict(caps)
+
+
+FLAGS = ("explicit_deal", "legal_actions", "results", "set_state")
+
+
+__all__ = ["PROTOCOL", "EngineAdapter", "EngineFailure", "OracleEngine", "SubprocessEngine", "check_capabilities",
+           "encode_value"]

@@ -1,18 +1,34 @@
 """The conformance harness: an engine and the oracle, side by side, through generated games.
 
-Hypothesis draws the games: the first dealer, the starting scores, the deals (from a
-seed), the action taken at each step, and now and then an illegal action to offer.
-At every step the engine's legal actions are compared with the oracle's; an offered
-illegal action must be rejected; after every deal the engine's score sheet must match.
-A disagreement fails the example, Hypothesis shrinks it, and the minimal game is
-written as a record that `thousand validate` and `thousand replay` read. Each round
-finds one disagreement; later rounds skip the kinds already found, so the report
-lists every distinct way the engine differs.
+Hypothesis draws the games: the first dealer, the starting state (sampled values, or the
+state reached after a few warm-up deals the oracle plays alone: players near and on the
+barrel, with falls and bolts), a style of play that steers the choices (towards one kind
+of action, against the play hints), the deals (from a seed), the action taken at each
+step, and now and then an illegal action to offer. At every step the engine's legal
+actions are compared with the oracle's; an offered illegal action must be rejected; after
+every deal the engine's score sheet (every key it reports) and its end of the game must
+match.
+
+A disagreement fails the example; Hypothesis shrinks it, and the minimal game is written
+as a record that carries the disagreement (its ``conformance`` field), so `thousand
+validate` and `thousand replay` show it. The cause is diagnosed by replaying the deal with
+the interpreter's tracer: a different value on the sheet is charged to the rule whose
+effect wrote it; a different set of legal actions that a different dealer (or turn…)
+explains is charged to the rule that set that dealer. A run is a series of rounds, each
+with its own seed (hashed from the run's seed and the round's number), until the examples
+budget, the time budget or the cap on disagreements ends it; a round that finds nothing
+does not end the run. Disagreements already found are skipped by later rounds and
+counted, and a disagreement that only ever follows a known one is filed under it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
+import random
+import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,32 +37,52 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import Action, Game
-from ..golden import _candidates, dumps
-from ..records import Recorder, encode_action, encode_value, is_chance, sheet_value
+from ..engine import Action, Game, play_random
+from ..lang.program import Effect
+from ..records import Recorder, dumps, encode_action, encode_value, is_chance
 from ..ruleset import Ruleset, load_ruleset
-from .engines import EngineAdapter, EngineFailure
+from .candidates import candidates
+from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 _AFTER_ACTIONS = 10**6  # event clauses sort after every clause run by an action
+EXAMPLES = 200  # the default budget of generated games in a run
+ROUND_EXAMPLES = 100  # generated games in one round (one Hypothesis run) at most
+MAX_DEALS = 4  # deals per generated game, at most
+WARM_DEALS = 3  # deals the oracle may play alone to reach a mid-game starting state
+MAX_DISAGREEMENTS = 20
+_RESULT_ONLY = ("deal", "dealer", "marks")  # sheet columns that are the sheet's own, not results
+_GAME_END = {"over": "game_over", "winner": "winner"}  # results-reply keys -> the state they report
 
 
 @dataclass
 class Disagreement:
     kind: str  # legal-actions | rejected-legal | accepted-illegal | results | engine
-    signature: str  # what makes two disagreements the same (kind + rule + action kind)
+    signature: str  # what makes two disagreements the same root cause (kind + rule + what differs)
     rule: str
     detail: str
     record: dict[str, Any] | None = None
+    count: int = 1  # generated examples that showed it
+    after: str | None = None  # the known disagreement seen earlier in the same example, if any
+    # Other forms of the same root cause: seen only after this one in its example, or charged to the same rule.
+    consequences: list[Disagreement] = field(default_factory=list)
+    relation: str = ""  # for a consequence: "after" (it followed the root in its game), "same rule", "shares R"
+    deps: frozenset[str] = frozenset()  # the rule and the rules its logic uses (definitions, parameters)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "rule": self.rule, "detail": self.detail}
+        return {"kind": self.kind, "rule": self.rule, "detail": self.detail, "signature": self.signature,
+                "examples": self.total(), "counterexample": (self.record or {}).get("_file"),
+                "consequences": [c.to_json() | {"relation": c.relation} for c in self.consequences]}
+
+    def total(self) -> int:
+        return self.count + sum(c.total() for c in self.consequences)
 
 
 class _Known(Exception):
-    """A disagreement of a kind already reported: end this example quietly (the two sides have diverged)."""
+    """A disagreement already reported: end this example quietly (the two sides have diverged)."""
 
 
 class _Found(Exception):
@@ -55,15 +91,31 @@ class _Found(Exception):
         self.d = d
 
 
+class _Unsupported(Exception):
+    """Only actions the engine declares unsupported are left: the example ends here."""
+
+
 @dataclass
 class Report:
     engine: str
     ruleset: str
-    examples: int = 0
+    seed: int = 0
+    examples: int = 0  # generated games (the budget counts these)
+    shrink_examples: int = 0  # games replayed while shrinking a disagreement
     actions_compared: int = 0
-    disagreements: list[Disagreement] = field(default_factory=list)
-    coverage: dict[str, int] = field(default_factory=dict)
+    actions_applied: int = 0
+    seconds: float = 0.0
+    rounds: int = 0
+    stop: str = ""  # why the run ended
+    disagreements: list[Disagreement] = field(default_factory=list)  # root causes
+    coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
+    checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
+    declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
     failure: EngineFailure | None = None
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions_compared / self.seconds if self.seconds > 0 else 0.0
 
     def by_rule(self) -> dict[str, list[Disagreement]]:
         out: dict[str, list[Disagreement]] = {}
@@ -72,40 +124,121 @@ class Report:
         return out
 
     def format(self) -> str:
-        lines = [f"engine {self.engine} against ruleset {self.ruleset}: {self.examples} examples, "
-                 f"{self.actions_compared} actions compared"]
+        lines = [f"engine {self.engine} against ruleset {self.ruleset}, seed {self.seed}: {self.examples} examples "
+                 f"in {self.rounds} round(s) (+{self.shrink_examples} while shrinking), {self.actions_compared} "
+                 f"actions compared in {self.seconds:.1f} s ({self.actions_per_second:.0f} actions/s)",
+                 f"the run ended: {self.stop}"]
+        for note in self.declared.get("not_supported", []):
+            lines.append(f"the engine does not support (not compared): {_show_unsupported(note)}")
+        for topic in self.declared.get("projection", {}):
+            lines.append(f"the engine projects its game onto the protocol for: {topic} (see its handshake)")
         if self.failure is not None:
             lines.append(f"ENGINE FAILURE ({self.failure.kind}): {self.failure.message}")
         if not self.disagreements and self.failure is None:
             lines.append("no disagreement found")
+        if self.disagreements:
+            lines.append(f"{len(self.disagreements)} root cause(s):")
         for rule, ds in sorted(self.by_rule().items()):
-            lines.append(f"rule {rule}: {len(ds)} disagreement(s)")
+            lines.append(f"rule {rule}: {len(ds)} root cause(s), in {sum(d.total() for d in ds)} example(s)")
             for d in ds:
-                lines.append(f"  {d.kind}: {d.detail}")
+                lines.append(f"  {d.kind}: {d.detail} [{d.total()} example(s)]")
                 if d.record is not None and d.record.get("_file"):
                     lines.append(f"    counterexample: {d.record['_file']}")
-        if self.coverage:
-            reached = sum(1 for n in self.coverage.values() if n)
-            lines.append(f"rule coverage of the run: {reached}/{len(self.coverage)} rules reached")
+                for c in d.consequences:
+                    how = {"after": "then, as a consequence,", "same rule": "also, by the same rule,"}.get(
+                        c.relation, f"also, through the rule it {c.relation},")
+                    lines.append(f"    {how} {c.kind} [{c.rule}]: {c.detail} [{c.total()} "
+                                 f"example(s)]" + (f" ({c.record['_file']})" if c.record and c.record.get("_file")
+                                                   else ""))
+        if self.checks:
+            fired = sum(1 for _, f in self.checks.values() if f)
+            never = sorted(r for r, (_, f) in self.checks.items() if not f)
+            lines.append(f"rule checks of the run: {fired}/{len(self.checks)} rules fired"
+                         + (f"; never fired: {', '.join(never)}" if never else ""))
         return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"engine": self.engine, "ruleset": self.ruleset, "seed": self.seed, "examples": self.examples,
+                "shrink_examples": self.shrink_examples, "rounds": self.rounds, "stop": self.stop,
+                "seconds": round(self.seconds, 3), "actions_compared": self.actions_compared,
+                "actions_applied": self.actions_applied, "actions_per_second": round(self.actions_per_second, 1),
+                "failure": None if self.failure is None else
+                {"kind": self.failure.kind, "message": self.failure.message},
+                "declared": self.declared,
+                "disagreements": [d.to_json() for d in self.disagreements],
+                "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
+                "coverage": self.coverage}
+
+
+def _show_unsupported(x: Any) -> str:
+    if isinstance(x, dict):
+        return x["action"] + (f" in phase {x['phase']}" if x.get("phase") else "")
+    return str(x)
+
+
+@dataclass
+class _Example:
+    """What the harness keeps of the game being generated, to diagnose a disagreement by replaying it."""
+
+    dealer: int
+    seed: int
+    state: dict[str, list[Any]]
+    applied: list[Action] = field(default_factory=list)
+    deal_starts: list[int] = field(default_factory=lambda: [0])  # index in applied where each deal starts
+    known: list[str] = field(default_factory=list)  # known disagreements seen so far in this example
+    # The deal (index in deal_starts) in which each known disagreement was first seen in this example.
+    known_in: dict[str, int] = field(default_factory=dict)
 
 
 class Harness:
-    def __init__(self, engine: EngineAdapter, ruleset: str = "classic", max_deals: int = 2,
-                 illegal_every: int = 4) -> None:
+    def __init__(self, engine: EngineAdapter, ruleset: str = "classic", max_deals: int = MAX_DEALS,
+                 illegal_every: int = 4, overlays: list[str] | None = None,
+                 params: dict[str, Any] | None = None, warm_deals: int = WARM_DEALS) -> None:
         self.engine = engine
-        self.rs: Ruleset = load_ruleset(ruleset)
+        self.rs: Ruleset = load_ruleset(ruleset, overlays, params)
         self.nt = notation(self.rs)
         self.ruleset = ruleset
+        self.overlays = list(overlays or [])
+        self.params = dict(params or {})
         self.max_deals = max_deals
+        self.warm_deals = warm_deals
         self.illegal_every = illegal_every
         # Per-player variables the rules mark with start samples (scores near the barrel, bolts…).
         self.sampled = {d.name: d.samples for d in self.rs.vars.values()
                         if d.samples and d.scope == "seat" and d.lifetime == "game"}
+        # Per-player game variables a record's start state may carry (what set_state can send).
+        self.carried = state_keys(self.rs)
+        # Totals worth starting from: the ruleset's larger numbers (a reset score, the barrel), each less
+        # nothing or one of its smaller numbers (a contract, a marriage): a deal away. The variable is the
+        # sampled one that reaches highest (the score).
+        self.total_var = max(self.sampled, key=lambda v: max(self.sampled[v]), default="")
+        numbers = sorted({v for v in self.rs.resolved.values.values() if type(v) is int and v > 0})
+        top = max(numbers, default=0)
+        self.targets = [v for v in numbers if top <= 10 * v < 10 * top]
+        self.steps = [0, *(w for w in numbers if 10 * w <= 3 * top)]
         self.known: set[str] = set()
+        self.counts: Counter[str] = Counter()
         self.compared = 0
-        self.records: list[dict[str, Any]] = []
-        self.capabilities = engine.hello()
+        self.applied = 0
+        self.checked: Counter[str] = Counter()
+        self.fired: Counter[str] = Counter()
+        self.counting = True  # off while shrinking: the statistics describe the generated games
+        self.capabilities = check_capabilities(engine.hello())
+        if self.overlays or self.params:
+            engine.configure(self.overlays, self.params)
+        caps = self.capabilities
+        keys = caps.get("state_keys")
+        self.state_keys = set(keys) if isinstance(keys, list) else set(self.sampled)
+        self.flags = [d for d in self.carried if self.rs.vars[d].type == "bool" and d in self.state_keys]
+        self.unsupported: list[tuple[str, str | None]] = []
+        for x in caps.get("not_supported", []):
+            if isinstance(x, dict) and x["action"] in self.rs.actions:
+                self.unsupported.append((x["action"], x.get("phase") or None))
+            elif isinstance(x, str) and x in self.rs.actions:
+                self.unsupported.append((x, None))
+        self.ex: _Example | None = None
+        self._deps: dict[Effect, set[str]] = {}
+        self._rule_deps: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------------ one example
     def play(self, data: st.DataObject) -> None:
@@ -114,15 +247,11 @@ class Harness:
         players = PLAYERS[:n]
         dealer = data.draw(st.integers(0, n - 1), label="dealer")
         # A small seed range: shrinking a seed replaces the whole deal, so fewer seeds shrink faster.
-        game = Game(rs, dealer=dealer, seed=data.draw(st.integers(0, 255), label="seed"))
-        state: dict[str, list[Any]] = {}
-        if self.capabilities.get("set_state", True):
-            for name, samples in self.sampled.items():
-                values = [data.draw(st.sampled_from(samples), label=name) for _ in range(n)]
-                if any(values):
-                    state[name] = values
-                    game.v[name] = list(values)
-        rec = Recorder(game, players)
+        seed = data.draw(st.integers(0, 255), label="seed")
+        dealer, state = self._start_state(data, dealer, seed)
+        game = self._new_game(dealer, seed, state, traced=True)
+        self.ex = _Example(dealer, seed, state)
+        rec = Recorder(game, players, overlays=self.overlays or None, params=self.params or None)
         if state:
             rec.record.pop("first_dealer", None)
             rec.record["start"] = {"dealer": players[dealer], "state": state}
@@ -132,48 +261,176 @@ class Harness:
         if state:
             self.engine.set_state(state)
         deals = data.draw(st.integers(1, self.max_deals), label="deals")
-        step = 0
-        while len(game.sheet) < deals and not game.over:
-            decl = game.chance_action()
-            if decl is not None:
-                action = game.sample()
-                rec(game, action)
-                if not is_chance(decl):  # pragma: no cover - chance actions are samples without choices
-                    raise AssertionError
-                fields = {f: encode_value(action.payload[f], t, self.nt) for f, t in decl.fields}
-                self._engine_call(lambda f=fields: self.engine.deal(f), rec)
-                game.apply(action)
+        # A style of play for the whole game: favour one kind of action (concede, pass, …), and follow or
+        # go against the play hints. Both shrink to plain hinted play.
+        kinds = sorted(k for k, d in rs.actions.items() if not is_chance(d))
+        favour = data.draw(st.sampled_from([None, *kinds]), label="favoured action")
+        contrary = data.draw(st.booleans(), label="against the hints")
+        try:
+            while len(game.sheet) < deals and not game.over:
+                decl = game.chance_action()
+                if decl is not None:
+                    action = game.sample()
+                    rec(game, action)
+                    fields = {f: encode_value(action.payload[f], t, self.nt) for f, t in decl.fields}
+                    self._engine_call(lambda f=fields: self.engine.deal(f), rec)
+                    self._apply(game, action)
+                    continue
+                self._step(game, rec, data, favour, contrary)
+        except _Unsupported:
+            pass
+
+    def _start_state(self, data: st.DataObject, dealer: int, seed: int) -> tuple[int, dict[str, list[Any]]]:
+        """Sampled starting values, and maybe a few deals the oracle plays alone from them: a mid-game state."""
+        n = self.rs.players
+        state: dict[str, list[Any]] = {}
+        if not self.capabilities.get("set_state", True):
+            return dealer, state
+        for name, samples in self.sampled.items():
+            if name not in self.state_keys:
                 continue
-            step += 1
-            # Best first by the rules' play hints: index 0 is what the bot would do, so generated games look
-            # like play, and shrinking (towards 0) gives natural games.
-            legal = _by_hint(game, game.legal_actions())
-            mine = {self._key(a) for a in legal}
-            if self.capabilities.get("legal_actions", True):
-                theirs_list = self._engine_call(self.engine.legal, rec)
-                theirs = {json.dumps(_norm(a), sort_keys=True): a for a in theirs_list if isinstance(a, dict)}
-                self.compared += 1
-                if mine != set(theirs):
-                    self._legal_mismatch(game, rec, mine, theirs)
-            if self.illegal_every and data.draw(st.integers(0, self.illegal_every - 1), label="offer") == 0:
-                self._offer_illegal(game, rec, data)
-            action = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
-            accepted, reason = self._engine_call(lambda a=action: self.engine.apply(self._enc(a)), rec)
+            # A flag per variable first, so that shrinking drops a variable the disagreement does not need.
+            if data.draw(st.booleans(), label=f"start {name}"):
+                values = [data.draw(st.sampled_from(samples), label=name) for _ in range(n)]
+                if any(values):
+                    state[name] = values
+        if self.targets and self.total_var in self.state_keys and data.draw(st.booleans(), label="aim at a total"):
+            # One player at a total the rules single out (a reset, the barrel), or one contract or marriage
+            # short of it.
+            values = list(state.get(self.total_var) or [0] * n)
+            total = data.draw(st.sampled_from(self.targets), label="total") - \
+                data.draw(st.sampled_from(self.steps), label="short of it by")
+            seat = data.draw(st.integers(0, n - 1), label="aiming seat")
+            values[seat] = total
+            state[self.total_var] = values
+            if total >= self.targets[-1]:
+                # At the highest total short of the end (the barrel): the per-player flags the rules keep
+                # there (on the barrel), each drawn for that player.
+                for name in self.flags:
+                    if data.draw(st.booleans(), label=f"start {name}"):
+                        flags = list(state.get(name) or [False] * n)
+                        flags[seat] = True
+                        state[name] = flags
+        warm = data.draw(st.integers(0, self.warm_deals), label="warm-up deals")
+        if not warm:
+            return dealer, state
+        g = self._new_game(dealer, seed, state)
+        play_random(g, random.Random(data.draw(st.integers(0, 2**16), label="warm-up seed")), hinted=True,
+                    max_deals=warm)
+        if g.over:
+            return dealer, state
+        init = self._new_game(0, 0, {}).v
+        warmed = {name: list(g.v[name]) for name in self.carried if g.v[name] != init[name]}
+        if set(warmed) - self.state_keys:
+            return dealer, state  # the engine cannot be told this state
+        return g.v["dealer"], warmed
+
+    def _new_game(self, dealer: int, seed: int, state: dict[str, list[Any]], traced: bool = False) -> Game:
+        game = Game(self.rs, dealer=dealer, seed=seed, tracer=self._trace if traced else None)
+        for name, values in state.items():
+            game.v[name] = list(values)
+        return game
+
+    def _step(self, game: Game, rec: Recorder, data: st.DataObject, favour: str | None, contrary: bool) -> None:
+        legal = [a for a in self._order(game, game.legal_actions(), favour, contrary) if self._supported(game, a)]
+        if not legal:
+            raise _Unsupported
+        mine = {self._key(a) for a in legal}
+        if self.capabilities.get("legal_actions", True):
+            theirs_list = self._engine_call(self.engine.legal, rec)
+            theirs = {json.dumps(_norm(a), sort_keys=True): a for a in theirs_list
+                      if isinstance(a, dict) and self._supported_json(game, a)}
             self.compared += 1
-            rec(game, action)
-            before = len(game.sheet)
-            game.apply(action)
-            if not accepted:
-                self._fail(rec, "rejected-legal", action.kind, self.rs.action_rule.get(action.kind, action.kind),
-                           f"the engine rejected the legal action {self._text(action)} ({reason})")
-            if len(game.sheet) > before:
-                self._compare_results(game, rec)
-        self.records.append(rec.finish())
+            if mine != set(theirs):
+                self._legal_mismatch(game, rec, mine, theirs)
+                # A known difference: play on with what both sides allow.
+                legal = [a for a in legal if self._key(a) in theirs]
+                if not legal:
+                    raise _Known("no action both sides allow")
+        if self.illegal_every and data.draw(st.integers(0, self.illegal_every - 1), label="offer") == 0:
+            self._offer_illegal(game, rec, data)
+        # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
+        action = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+        accepted, reason = self._engine_call(lambda a=action: self.engine.apply(self._enc(a)), rec)
+        self.compared += 1
+        rec(game, action)
+        before = len(game.sheet)
+        self._count_checks(action.kind, None)
+        self._apply(game, action)
+        if not accepted:
+            self._fail(rec, "rejected-legal", action.kind, self.rs.action_rule.get(action.kind, action.kind),
+                       f"the engine rejected the legal action {self._text(action)} ({reason})")
+        if len(game.sheet) > before:
+            self._compare_results(game, rec)
+
+    def _apply(self, game: Game, action: Action) -> None:
+        assert self.ex is not None
+        rows = len(game.sheet)
+        game.apply(action)
+        self.ex.applied.append(action)
+        if self.counting:
+            self.applied += 1
+        if len(game.sheet) > rows:
+            self.ex.deal_starts.append(len(self.ex.applied))
+
+    def _order(self, game: Game, legal: list[Action], favour: str | None, contrary: bool) -> list[Action]:
+        sign = -1 if contrary else 1
+
+        def score(a: Action) -> tuple[int, int]:
+            return (0 if a.kind == favour else 1, -sign * game.hint(a))
+        return sorted(legal, key=score)
+
+    def _supported(self, game: Game, a: Action) -> bool:
+        return not any(a.kind == k and (p is None or p == game.phase) for k, p in self.unsupported)
+
+    def _supported_json(self, game: Game, a: dict[str, Any]) -> bool:
+        return not any(a.get("action") == k and (p is None or p == game.phase) for k, p in self.unsupported)
+
+    # ------------------------------------------------------------------ rule statistics
+    def _trace(self, effect: Effect, before: bytes, after: dict[str, Any]) -> None:
+        if not self.counting:
+            return
+        deps = self._deps.get(effect)
+        if deps is None:
+            deps = self._deps[effect] = effect.deps | {effect.rule_id}
+        # A clause that assigns nothing is a pure check: it fires when it runs.
+        changed = before != pickle.dumps(after, 5)
+        for r in deps:
+            self.checked[r] += 1
+            if changed:
+                self.fired[r] += 1
+
+    def _count_checks(self, kind: str, rejected: tuple[str, str] | None) -> None:
+        """A check of an action of ``kind`` ran its guards in order, up to the one that rejected it."""
+        if not self.counting:
+            return
+        for g in self.rs.guards.get(kind, []):
+            self.checked[g.rule_id] += 1
+            if rejected is not None and (g.rule_id, g.reason) == rejected:
+                self.fired[g.rule_id] += 1
+                return
+        if rejected is not None and rejected[0] != "engine":
+            self.fired[rejected[0]] += 1  # a choice outside the rule's domain
 
     # ------------------------------------------------------------------ comparisons
     def _legal_mismatch(self, game: Game, rec: Recorder, mine: set[str], theirs: dict[str, Any]) -> None:
         extra = sorted(set(theirs) - mine)
         missing = sorted(mine - set(theirs))
+        note = {"engine_allows": [theirs[k] for k in extra][:50],
+                "engine_lacks": [json.loads(k) for k in missing][:50]}
+        assert self.ex is not None
+        # Once a known difference has shown in this game, later ones are most likely its echoes: the costly
+        # what-if replays are left out.
+        cause = None if self.ex.known else self._state_cause(game, {(a["seat"], a["action"]) for a in
+                                                                   theirs.values()})
+        if cause is not None:
+            var, rule, alt = cause
+            now = game.v[var]
+            self._fail(rec, "legal-actions", var, rule, f"the engine's legal actions are those of a game where "
+                       f"{var} is {PLAYERS[alt]} (seat {alt}), not "
+                       f"{PLAYERS[now] + f' (seat {now})' if isinstance(now, int) else now}: rule {rule} sets {var} "
+                       f"({len(extra)} action(s) allowed, {len(missing)} lacking here)",
+                       f"legal-actions:state:{var}", note=note)  # one root cause: the engine's {var} differs
         if extra:
             a = theirs[extra[0]]
             rule, kind = self._rule_of(game, a)
@@ -181,14 +438,124 @@ class Harness:
             if sig not in self.known:
                 rec.record["deals"][-1]["actions"].append(a)
             self._fail(rec, "legal-actions", kind, rule, f"the engine allows {self._jtext(a)}, which rule {rule} "
-                       f"forbids ({len(extra)} such action(s) here)", sig)
+                       f"forbids ({len(extra)} such action(s) here)", sig, note=note)
         if missing:
             a = next(self._enc(x) for x in game.legal_actions() if self._key(x) == missing[0])
             kind = a["action"]
             rule = self.rs.action_rule.get(kind, kind)
-            sig = f"legal-actions:missing:{kind}:{game.phase}:{len(missing)}"
+            sig = f"legal-actions:missing:{kind}:{game.phase}"
             self._fail(rec, "legal-actions", kind, rule, f"the engine does not allow {self._jtext(a)}, which is "
-                       f"legal ({len(missing)} such action(s) here)", sig)
+                       f"legal ({len(missing)} such action(s) here)", sig, note=note)
+
+    def _is_seat(self, var: str) -> bool:
+        decl = self.rs.vars.get(var)
+        return decl is not None and decl.type.rstrip("?") == "seat"
+
+    def _state_cause(self, game: Game, theirs: set[tuple[Any, str]]) -> tuple[str, str, int] | None:
+        """A seat-valued variable that, set otherwise, makes the oracle list the actions the engine lists (by
+        seat and kind): (variable, the rule that last set it, the engine's value).
+
+        From the second deal of a game on, the dealer (and the other seat variables) are tried at the start
+        of the deal: a different rotation shows at once in who speaks first. Then the turn, now: a trick
+        won by another player, an auction that moved on differently."""
+        ex = self.ex
+        assert ex is not None
+        mine = {(a.seat, a.kind) for a in game.legal_actions()}
+        want = {(s, k) for s, k in theirs if type(s) is int}
+        if not want or want == mine:
+            return None  # the same seats act on both sides: not a matter of who deals or whose turn it is
+        start = ex.deal_starts[-1]
+        if len(ex.deal_starts) > 1:
+            names = ["dealer", *sorted(v for v, d in self.rs.vars.items() if d.scope == "game" and self._is_seat(v))]
+            base = self._replay(start)
+            for var in names:
+                for alt in range(self.rs.players):
+                    if alt == base.v.get(var):
+                        continue
+                    g = _fork(base)
+                    g.v[var] = alt
+                    if self._replay_onto(g, ex.applied[start:]) and \
+                            {(a.seat, a.kind) for a in g.legal_actions()} == want:
+                        return var, self._last_writer(var, start), alt
+        for alt in range(self.rs.players):
+            if alt == game.v["turn"]:
+                continue
+            g = _fork(game)
+            g.v["turn"] = alt
+            if {(a.seat, a.kind) for a in g.legal_actions()} == want:
+                return "turn", self._last_writer("turn", len(ex.applied)), alt
+        return None
+
+    def _replay(self, upto: int, tracer: Callable[[Effect, bytes, dict[str, Any]], None] | None = None) -> Game:
+        ex = self.ex
+        assert ex is not None
+        g = self._new_game(ex.dealer, ex.seed, ex.state)
+        g.tracer = tracer
+        for a in ex.applied[:upto]:
+            g.apply(a)
+        return g
+
+    def _replay_onto(self, g: Game, actions: list[Action]) -> bool:
+        for a in actions:
+            decl = self.rs.actions[a.kind]
+            if decl.actor == "dealer":
+                a = Action(a.kind, g.v["dealer"], a.payload)
+            if g.try_apply(a) is not None:
+                return False
+        return True
+
+    def _writes(self, start: int, end: int, to_row: bool = False,
+                force: dict[tuple[str, int | None], tuple[int, Any]] | None = None
+                ) -> tuple[list[tuple[str, str, int | None, Any]], Game]:
+        """(rule, variable, seat) for every value a clause changed while actions start..end were applied;
+        with ``to_row``, changes made after a row was written on the sheet (the next deal's set-up) are
+        left out. Each write is (rule, variable, seat, new value). ``force`` maps (variable, seat) to
+        (n, value): the n-th write of that value is replaced by ``value`` (a what-if replay). Returns the
+        writes and the game replayed."""
+        ex = self.ex
+        assert ex is not None
+        g = self._replay(start)
+        rows = len(g.sheet)
+        out: list[tuple[str, str, int | None, Any]] = []
+        done = [False]
+        seen: Counter[tuple[str, int | None]] = Counter()
+
+        def tracer(clause: Effect, before_bytes: bytes, after: dict[str, Any]) -> None:
+            if done[0]:
+                return
+            before = pickle.loads(before_bytes)
+            for name, old in before.items():
+                new = after[name]
+                if old == new:
+                    continue
+                if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+                    cells: list[int | None] = [i for i in range(len(old)) if old[i] != new[i]]
+                else:
+                    cells = [None]
+                for i in cells:
+                    seen[(name, i)] += 1
+                    if force and (name, i) in force and force[(name, i)][0] == seen[(name, i)]:
+                        if i is None:
+                            after[name] = force[(name, i)][1]
+                        else:
+                            after[name][i] = force[(name, i)][1]
+                    out.append((clause.rule_id, name, i, after[name] if i is None else after[name][i]))
+            done[0] = to_row and len(g.sheet) > rows
+
+        g.tracer = tracer
+        for a in ex.applied[start:end]:
+            g.apply(a)
+        return out, g
+
+    def _last_writer(self, var: str, upto: int) -> str:
+        found = [r for r, name, _, _ in self._writes(0, upto)[0] if name == var] if upto else []
+        if found:
+            return found[-1]
+        decl = self.rs.vars.get(var)
+        if decl is not None:
+            return decl.rule_id
+        writers = sorted(r for r, ws in self.rs.writes.items() if var in ws)
+        return writers[0] if writers else "engine"
 
     def _offer_illegal(self, game: Game, rec: Recorder, data: st.DataObject) -> None:
         illegal = []
@@ -196,10 +563,11 @@ class Harness:
         for decl in self.rs.actions.values():
             if decl.phase != game.phase or is_chance(decl):
                 continue
-            for a in _candidates(game, self.rs, decl.name):
-                if a.seat != turn and decl.actor == "turn":
+            for a in candidates(game, self.rs, decl.name):
+                if (a.seat != turn and decl.actor == "turn") or not self._supported(game, a):
                     continue
                 rej = game.check(a)
+                self._count_checks(a.kind, None if rej is None else (rej.rule_id, rej.reason))
                 if rej is not None and rej.rule_id != "engine":
                     illegal.append((a, rej))
                     if len(illegal) >= 24:
@@ -223,38 +591,167 @@ class Harness:
             self._fail(rec, "results", "sheet", "record", f"the engine reports {len(theirs)} finished deal(s), the "
                        f"oracle {i + 1}")
         row = game.sheet[-1]
-        wrong = [(key, value) for key, value in theirs[i].items()
-                 if key in row and key not in ("deal", "dealer", "marks")
-                 and _norm(value) != _norm(self._sheet(key, row[key]))]
+        wrong: dict[str, tuple[Any, Any]] = {}
+        for key, value in theirs[i].items():
+            if key in row and key not in _RESULT_ONLY:
+                want = self._sheet(key, row[key])
+                if _norm(value) != _norm(want):
+                    wrong[key] = (value, want)
+        end = self._engine_call(self.engine.game_end, rec) if i == len(theirs) - 1 else {}
+        for key, var in _GAME_END.items():
+            if isinstance(end, dict) and key in end and end[key] != game.v[var]:
+                wrong[key] = (end[key], game.v[var])
         if not wrong:
             return
-        # The value fewest rules can change points most precisely at the rule involved (a bolt
-        # count before the deal's total, which every scoring rule touches); on a tie, the value
-        # decided earliest in the deal (tricks during play before anything in the scoring).
-        writers = {k: sum(1 for ws in self.rs.writes.values() if k in ws) for k, _ in wrong}
-        key, value = min(wrong, key=lambda kv: (writers[kv[0]] or 99, self._stage(kv[0]), kv[0]))
-        from ..records import validate_record
+        key, rule = self._results_cause(wrong, row)
+        probe = json.loads(json.dumps(rec.finish()))
+        for d in probe["deals"]:
+            d.pop("result", None)
+        # The root value first: the validator reports the first wrong value of a result.
+        probe["deals"][-1]["result"] = {k: v for k, (v, _) in sorted(wrong.items(), key=lambda kv: kv[0] != key)
+                                        if k in row}
+        shown = "; ".join(f"{k} is {json.dumps(v, ensure_ascii=False)}, the rules give "
+                          f"{json.dumps(w, ensure_ascii=False)}" for k, (v, w) in wrong.items())
+        self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {shown} (rule {rule} writes {key})",
+                   f"results:{rule}", record=probe,
+                   note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}})
 
-        # Let the validator say which rule decides the value the engine got wrong.
-        probe = dict(rec.finish())
-        probe["deals"] = [dict(d) for d in probe["deals"]]
-        probe["deals"][-1]["result"] = {key: value}
-        verdict = validate_record(probe, name="probe.json")
-        rule = verdict.violations[0].rule if verdict.violations else "record"
-        want = _norm(self._sheet(key, row[key]))
-        self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {key} is {value}, the "
-                   f"rules give {want}", record=probe)
+    def _results_cause(self, wrong: dict[str, tuple[Any, Any]], row: dict[str, Any]) -> tuple[str, str]:
+        """The differing value that explains the others, and the rule whose effect wrote it.
+
+        For each differing value, the oracle's writes to it in this deal are traced: the rule to blame is
+        the one that wrote after the value last equalled the engine's (the engine stopped there, or went on
+        differently). A what-if replay then lets that write give the engine's value instead: the value
+        whose change makes every other differing value come out as the engine has it is the root. If none
+        does, the value fewest rules write (not one explained by another, like a total by the deal's
+        points), decided earliest in the deal."""
+        ex = self.ex
+        assert ex is not None
+        start, end = ex.deal_starts[-2], len(ex.applied)
+        writes, _ = self._writes(start, end, to_row=True)
+        base = self._replay(start)
+        blamed: dict[str, tuple[int, str, dict[tuple[str, int | None], tuple[int, Any]]]] = {}
+        tries: list[tuple[int, str, str, dict[tuple[str, int | None], tuple[int, Any]]]] = []
+        for key, (got, want) in wrong.items():
+            var = _GAME_END.get(key, key)
+            decl = self.rs.vars.get(var)
+            cells: list[tuple[int | None, Any]]
+            if isinstance(got, list) and isinstance(want, list) and isinstance(base.v.get(var), list):
+                cells = [(j, got[j]) for j in range(min(len(got), len(want))) if _norm(got[j]) != _norm(want[j])]
+            else:
+                cells = [(None, got)]
+            # Per differing cell: its writes, and which of them may be the one that went wrong (the write
+            # after the value last equalled the engine's; any of them when it never did).
+            per_cell = []
+            for j, value in cells:
+                try:
+                    mine = self._decode(value, decl.type if decl is not None else "any")
+                except (ValueError, TypeError):
+                    per_cell = []
+                    break
+                history = [(p, r, v) for p, (r, name, s, v) in enumerate(writes) if name == var and s == j]
+                if not history:
+                    continue
+                initial = base.v[var] if j is None else base.v[var][j]
+                equal_at = [-1] if initial == mine else []
+                equal_at += [n for n, (_, _, v) in enumerate(history) if v == mine]
+                if equal_at and equal_at[-1] + 1 < len(history):
+                    options = [equal_at[-1] + 1]
+                else:
+                    options = list(range(len(history))) if not equal_at else [len(history) - 1]
+                per_cell.append((j, mine, history, options))
+            depth = max((len(o) for *_, o in per_cell), default=0)
+            for k in range(depth):
+                force: dict[tuple[str, int | None], tuple[int, Any]] = {}
+                first, rule = None, None
+                for j, mine, history, options in per_cell:
+                    n = options[min(k, len(options) - 1)]
+                    p, r, _ = history[n]
+                    force[(var, j)] = (n + 1, mine)
+                    if first is None or p < first:
+                        first, rule = p, r
+                if rule is not None and first is not None:
+                    tries.append((first, key, rule, force))
+                    if k == depth - 1:
+                        blamed[key] = (first, rule, force)  # the plain blame: the last candidate write
+        # One rule may write several of the values (a reset writes the total and the deal's points): let it
+        # give the engine's values for all of them at once.
+        together: dict[str, dict[tuple[str, int | None], tuple[int, Any]]] = {}
+        for _, rule, force in blamed.values():
+            together.setdefault(rule, {}).update(force)
+        candidates = [(p, key, rule, f) for p, key, rule, f in tries] + \
+            [(p, key, rule, together[rule]) for key, (p, rule, _) in blamed.items()]
+        explains = []
+        for p, key, rule, force in sorted(candidates, key=lambda c: c[0]):
+            if explains and p > explains[0][0]:
+                break
+            _, g = self._writes(start, end, to_row=True, force=force)
+            if len(g.sheet) <= len(base.sheet):
+                continue
+            new_row = g.sheet[len(base.sheet)]
+            same = all(_norm(self._sheet(k, new_row[k])) == _norm(got) if k in new_row
+                       else g.v[_GAME_END[k]] == got for k, (got, _) in wrong.items() if k in new_row or k in _GAME_END)
+            if same:
+                explains.append((p, key, rule))
+        if explains:
+            _, key, rule = min(explains)
+            return key, rule
+        keys = [k for k in wrong if not (k in self.rs.vars and self.rs.vars[k].explained_by in wrong)] or list(wrong)
+        writers = {k: sum(1 for ws in self.rs.writes.values() if _GAME_END.get(k, k) in ws) for k in keys}
+        key = min(keys, key=lambda k: (k in _GAME_END, writers[k] or 99, self._stage(k), k))
+        if key in blamed:
+            return key, blamed[key][1]
+        decl = self.rs.vars.get(key)
+        return key, decl.rule_id if decl is not None else self._last_writer(_GAME_END.get(key, key), end)
+
+    def _decode(self, value: Any, t: str) -> Any:
+        from ..records import decode_value
+
+        if t == "any":
+            return value
+        return decode_value(value, t, self.nt, self.rs.players, "result")
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, rec: Recorder, kind: str, action_kind: str, rule: str, detail: str, sig: str | None = None,
-              record: dict[str, Any] | None = None) -> None:
+              record: dict[str, Any] | None = None, note: dict[str, Any] | None = None) -> None:
+        ex = self.ex
+        assert ex is not None
         signature = sig or f"{kind}:{rule}:{action_kind}"
         if signature in self.known:
+            if signature not in ex.known:
+                ex.known.append(signature)
+                ex.known_in[signature] = len(ex.deal_starts) - 1
             if kind == "legal-actions":
-                return  # both sides still apply the same action: play on and look for other differences
+                return  # play on with what both sides allow, and look for other differences
             # A refused move or a different sheet: playing on would compare games gone different ways.
             raise _Known(signature)
-        raise _Found(Disagreement(kind, signature, rule, detail, record or _snapshot(rec)))
+        body = record or _snapshot(rec)
+        body["conformance"] = {"engine": self.engine.name, "kind": kind, "rule": rule, "detail": detail,
+                               "deal": len(body.get("deals", [])),
+                               "action": len((body.get("deals") or [{}])[-1].get("actions", [])),
+                               **(note or {})}
+        # A known difference of legal actions leaves both games in step (play goes on with what both
+        # allow), and a new deal starts afresh: only a difference in the same deal is taken for its echo.
+        deal = len(ex.deal_starts) - 1
+        echo = next((k for k in ex.known if ex.known_in.get(k) == deal), None)
+        raise _Found(Disagreement(kind, signature, rule, detail, body, after=echo,
+                                  deps=frozenset(self.deps(rule))))
+
+    def deps(self, rule: str) -> set[str]:
+        """The rule and the rules its clauses and guards use (its definitions' and parameters' owners),
+        without those most rules use (the pack, the notation): what a fix of this rule may be in."""
+        if self._rule_deps is None:
+            per: dict[str, set[str]] = {}
+            for trigger in self.rs.compiled.triggers.values():
+                for e in trigger.effects:
+                    per.setdefault(e.rule_id, set()).update(e.deps)
+            for action in self.rs.compiled.actions.values():
+                for g in action.guards:
+                    per.setdefault(g.clause.rule_id, set()).update(g.deps)
+            used = Counter(r for ds in per.values() for r in ds)
+            common = {r for r, n in used.items() if n * 4 > max(1, len(per))}
+            self._rule_deps = {r: (ds - common) | {r} for r, ds in per.items()}
+        return self._rule_deps.get(rule, {rule})
 
     def _engine_call(self, fn: Callable[[], Any], rec: Recorder) -> Any:
         try:
@@ -262,8 +759,7 @@ class Harness:
         except EngineFailure:
             raise
         except Exception as exc:
-            raise _Found(Disagreement("engine", f"engine:{type(exc).__name__}", "engine",
-                                      f"the engine raised {type(exc).__name__}: {exc}", _snapshot(rec))) from None
+            self._fail(rec, "engine", type(exc).__name__, "engine", f"the engine raised {type(exc).__name__}: {exc}")
 
     def _stage(self, var: str) -> int:
         """How early in a deal a variable is decided: 0 during play, then by scoring order."""
@@ -281,7 +777,12 @@ class Harness:
         return json.dumps(_norm(self._enc(a)), sort_keys=True)
 
     def _sheet(self, key: str, value: Any) -> Any:
-        return sheet_value(self.rs, self.nt, key, value, None)
+        decl = self.rs.vars.get(key)
+        if decl is None:
+            return value
+        if decl.scope == "seat":
+            return [encode_value(x, decl.type, self.nt) for x in value]
+        return encode_value(value, decl.type, self.nt)
 
     def _rule_of(self, game: Game, a: dict[str, Any]) -> tuple[str, str]:
         from ..records import decode_value
@@ -289,7 +790,7 @@ class Harness:
         kind = a.get("action", "?")
         decl = self.rs.actions.get(kind)
         if decl is None:
-            return "engine", kind
+            return "engine", str(kind)
         try:
             payload = {f: decode_value(a[f], t, self.nt, game.v["n_seats"], f) for f, t in decl.fields}
             rej = game.check(Action(kind, int(a["seat"]), payload))
@@ -306,20 +807,25 @@ class Harness:
         rest = " ".join(f"{k}={v}" for k, v in a.items() if k not in ("seat", "action"))
         return f"seat {a.get('seat')} {a.get('action')} {rest}".strip()
 
+    def stats(self) -> dict[str, tuple[int, int]]:
+        formal = sorted(r for r in self.rs.rules if r in self.rs.logic_rules or self.rs.rules[r].get("params"))
+        return {r: (self.checked[r], self.fired[r]) for r in formal}
+
+
+def _fork(game: Game) -> Game:
+    """A copy of a game's state, to try something on."""
+    v, marks, sheet = pickle.loads(pickle.dumps((game.st.v, game.st.marks, game.st.sheet), 5))
+    g = Game(game.rs, dealer=v["dealer"], seed=0)
+    g.st.v, g.st.marks, g.st.sheet = v, marks, sheet
+    return g
+
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
-    actions = game.rs.compiled.actions
-    if all(a.hint is None for a in actions.values()):
-        return legal
-
-    def score(a: Action) -> int:
-        fn = actions[a.kind].hint
-        return fn(game.st, a.seat, a.payload) if fn is not None else 0
-    return sorted(legal, key=score, reverse=True)
+    return sorted(legal, key=game.hint, reverse=True)
 
 
 def _norm(v: Any) -> Any:
-    """Card names and the like compare case-insensitively; lists of cards as sets where order is not meant."""
+    """Card names and the like compare case-insensitively."""
     if isinstance(v, str):
         return v.upper()
     if isinstance(v, list):
@@ -336,68 +842,158 @@ def _snapshot(rec: Recorder) -> dict[str, Any]:
     return out
 
 
-def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: int = 100, seed: int = 0,
-                    max_deals: int = 2, out_dir: Path | None = None, rounds: int = 12, shrink_seconds: float = 10.0,
-                    on_progress: Callable[[str], None] | None = None) -> Report:
-    """Drive ``engine`` and the oracle through generated games; return every distinct disagreement.
+def round_seed(seed: int, round_no: int) -> int:
+    """The seed of one round: hashed from the run's seed and the round's number, so that runs with
+    neighbouring seeds share no round."""
+    digest = hashlib.sha256(f"thousand-conform:{seed}:{round_no}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
-    Shrinking a disagreement is given ``shrink_seconds``; the smallest failing game seen
-    by then is the counterexample.
+
+def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: int = EXAMPLES, seed: int = 0,
+                    max_deals: int = MAX_DEALS, out_dir: Path | None = None, rounds: int | None = None,
+                    shrink_seconds: float = 10.0, on_progress: Callable[[str], None] | None = None, *,
+                    shrink_examples: int | None = None,
+                    time_limit: float | None = None, max_disagreements: int = MAX_DISAGREEMENTS,
+                    overlays: list[str] | None = None, params: dict[str, Any] | None = None,
+                    round_examples: int = ROUND_EXAMPLES) -> Report:
+    """Drive ``engine`` and the oracle through generated games; return every root cause of disagreement.
+
+    The run ends when ``examples`` games have been generated, when ``time_limit`` seconds have
+    passed, when ``max_disagreements`` root causes are found, or after ``rounds`` rounds; the
+    report says which. Shrinking a disagreement is given ``shrink_seconds`` and at most ``shrink_examples``
+    games (a budget by count makes the counterexample the same on a fast machine and a busy one).
     """
-
-    report = Report(engine.name, ruleset)
+    report = Report(engine.name, ruleset, seed=seed)
+    began = time.monotonic()
     try:
-        h = Harness(engine, ruleset, max_deals=max_deals)
+        h = Harness(engine, ruleset, max_deals=max_deals, overlays=overlays, params=params)
     except EngineFailure as exc:
         report.failure = exc
+        report.stop = f"the engine failed ({exc.kind})"
+        report.seconds = time.monotonic() - began
         return report
-    for round_no in range(rounds):
+    report.declared = {k: h.capabilities[k] for k in ("not_supported", "projection") if h.capabilities.get(k)}
+    deadline = began + time_limit if time_limit is not None else None
+    groups: dict[str, Disagreement] = {}
+    round_no = 0
+    while True:
+        if report.examples >= examples:
+            report.stop = f"the budget of {examples} examples was spent"
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            report.stop = f"the time budget of {time_limit:g} s was spent"
+            break
+        if len(report.disagreements) >= max_disagreements:
+            report.stop = f"the cap of {max_disagreements} root causes was reached"
+            break
+        if rounds is not None and round_no >= rounds:
+            report.stop = f"the cap of {rounds} round(s) was reached"
+            break
+        budget = min(round_examples, examples - report.examples)
         try:
-            found = _one_round(h, report, examples, seed + round_no, shrink_seconds)
+            found = _one_round(h, report, budget, round_seed(seed, round_no), shrink_seconds, deadline,
+                               shrink_examples)
         except EngineFailure as exc:
             report.failure = exc
+            report.stop = f"the engine failed ({exc.kind})"
             break
+        finally:
+            round_no += 1
+        if on_progress is not None:
+            on_progress(f"round {round_no}: {report.examples} examples so far, "
+                        f"{len(report.disagreements)} root cause(s)")
         if not found:
-            break
-        d = min(found, key=_size)
+            continue  # an empty round: the next one has another seed
+        # A game that shows the disagreement with no known one before it proves it is not their echo:
+        # such a counterexample is preferred to a smaller one that follows a known difference.
+        d = min(found, key=lambda x: (x.after is not None, _size(x)))
         h.known.add(d.signature)
-        if out_dir is not None and d.record is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            path = out_dir / f"counterexample-{len(report.disagreements) + 1}-{d.kind}.json"
-            body = {k: v for k, v in d.record.items() if k != "_file"}
-            body.pop("result", None)
-            path.write_text(dumps(body), encoding="utf-8")
-            d.record["_file"] = str(path)
-        report.disagreements.append(d)
+        h.counts[d.signature] += 1
+        parent = groups.get(d.after) if d.after else None
+        if parent is not None:
+            d.relation = "after"  # seen after a known difference in the same game: filed under it
+        else:
+            parent = next((r for r in report.disagreements if r.rule == d.rule), None)
+            d.relation = "same rule" if parent is not None else ""
+            if parent is None:
+                # Two rules that use one definition or parameter (a marriage's value, in the auction and
+                # in the score): one root cause, seen twice.
+                parent = next((r for r in report.disagreements if any((d.deps & x.deps) - {d.rule, x.rule}
+                                                                      for x in (r, *_family(r)))), None)
+                if parent is not None:
+                    d.relation = "shares " + ", ".join(sorted(
+                        set().union(*(d.deps & x.deps for x in (parent, *_family(parent)))) - {d.rule}))
+        _write(d, out_dir, len(groups) + 1)
+        groups[d.signature] = d
+        if parent is not None:
+            while parent.relation and parent.after in groups:
+                parent = groups[parent.after]
+            root = next((r for r in report.disagreements if r is parent or parent in _family(r)), parent)
+            root.consequences.append(d)
+        else:
+            report.disagreements.append(d)
         if on_progress is not None:
             on_progress(f"found: {d.kind} [{d.rule}] {d.detail}")
+    for sig, d in groups.items():
+        d.count = max(1, h.counts[sig])
+    report.rounds = round_no
+    report.seconds = time.monotonic() - began
     report.actions_compared = h.compared
-    report.coverage = _coverage(h)
+    report.actions_applied = h.applied
+    report.checks = h.stats()
+    report.coverage = {r: f for r, (_, f) in report.checks.items()}
     return report
 
 
-def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seconds: float) -> list[Disagreement]:
-    """One Hypothesis run: every disagreement seen while generating and shrinking (the smallest is kept)."""
-    import time
+def _family(d: Disagreement) -> list[Disagreement]:
+    return [x for c in d.consequences for x in (c, *_family(c))]
 
+
+def _write(d: Disagreement, out_dir: Path | None, number: int) -> None:
+    if out_dir is None or d.record is None:
+        return
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"counterexample-{number}-{d.kind}.json"
+    body = {k: v for k, v in d.record.items() if k != "_file"}
+    body.pop("result", None)
+    path.write_text(dumps(body), encoding="utf-8")
+    d.record["_file"] = str(path)
+
+
+def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seconds: float,
+               deadline: float | None, shrink_examples: int | None = None) -> list[Disagreement]:
+    """One Hypothesis run: every disagreement seen while generating and shrinking (the smallest is kept)."""
     found: list[Disagreement] = []
     first: list[float] = []
     broken: list[EngineFailure] = []
+    crashed: list[Exception] = []
+    generated = [0]
+    shrunk = [0]  # examples tried while shrinking: a budget by count gives the same result on any machine
 
     @hseed(seed)
     @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck),
               phases=[Phase.generate, Phase.shrink], report_multiple_bugs=False)
     @given(st.data())
     def prop(data: st.DataObject) -> None:
-        if broken or (first and time.monotonic() - first[0] > shrink_seconds):
-            # The engine is broken (no point going on), or the shrinking budget is spent: let the rest
+        spent = first and (time.monotonic() - first[0] > shrink_seconds
+                           or (shrink_examples is not None and shrunk[0] >= shrink_examples))
+        if broken or crashed or spent or (not first and (
+                generated[0] >= examples or (deadline is not None and time.monotonic() >= deadline))):
+            # The engine is broken, the shrinking budget is spent, or the run's time is up: let the rest
             # pass; the caller keeps the engine failure or the smallest disagreement.
             return
-        report.examples += 1
+        h.counting = not first
+        h.ex = None
+        if first:
+            report.shrink_examples += 1
+            shrunk[0] += 1
+        else:
+            report.examples += 1
+            generated[0] += 1
         try:
             h.play(data)
         except _Known:
-            return
+            pass
         except EngineFailure as exc:
             broken.append(exc)
             return
@@ -406,33 +1002,32 @@ def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seco
                 first.append(time.monotonic())
             found.append(f.d)
             raise
+        except HypothesisException:
+            raise
+        except Exception as exc:  # a bug of the oracle or of the rules: never mistaken for agreement
+            crashed.append(exc)
+            return
+        finally:
+            if h.counting and h.ex is not None:
+                h.counts.update(h.ex.known)
 
     try:
         prop()
     except Exception:  # _Found, or Hypothesis noticing that the budget cut made the failure flaky
         pass
+    h.counting = True
     if broken:
         raise broken[0]
+    if crashed:
+        raise crashed[0]
     return found
 
 
-def _size(d: Disagreement) -> tuple[int, int]:
-    deals = (d.record or {}).get("deals", [])
-    return len(deals), sum(len(x.get("actions", [])) for x in deals)
+def _size(d: Disagreement) -> tuple[int, int, int]:
+    rec = d.record or {}
+    deals = rec.get("deals", [])
+    start = (rec.get("start") or {}).get("state") or {}
+    return len(deals), sum(len(x.get("actions", [])) for x in deals), sum(1 for v in start.values() for x in v if x)
 
 
-def _coverage(h: Harness) -> dict[str, int]:
-    from ..coverage import Coverage, cover_record
-    from ..records import load_record
-
-    cov = Coverage()
-    for rec in h.records[:30]:
-        try:
-            cover_record(load_record(rec, "run.json"), cov)
-        except Exception:
-            continue
-    formal = set().union(*cov.formal.values()) if cov.formal else set()
-    return {r: cov.hits[r] for r in sorted(formal)}
-
-
-__all__ = ["Disagreement", "Harness", "Report", "run_conformance"]
+__all__ = ["Disagreement", "Harness", "Report", "round_seed", "run_conformance"]

@@ -36,7 +36,8 @@ def serve(engine: EngineAdapter, stdin: TextIO = sys.stdin, stdout: TextIO = sys
 def _handle(engine: EngineAdapter, msg: dict[str, Any]) -> dict[str, Any]:
     cmd, rid = msg["cmd"], msg.get("id")
     if cmd == "hello":
-        caps = {"explicit_deal": True, "legal_actions": True, "results": True, "set_state": True}
+        caps = {"explicit_deal": True, "legal_actions": True, "results": True, "set_state": True,
+                **engine.hello()}
         return {"id": rid, "ok": True, "protocol": PROTOCOL, "engine": engine.name, "capabilities": caps}
     if cmd == "new_game":
         engine.new_game(msg["ruleset"], list(msg["players"]), int(msg["dealer"]))
@@ -53,7 +54,8 @@ def _handle(engine: EngineAdapter, msg: dict[str, Any]) -> dict[str, Any]:
         accepted, reason = engine.apply(dict(msg["action"]))
         return {"id": rid, "ok": True, "accepted": accepted, **({} if accepted else {"reason": reason})}
     if cmd == "results":
-        return {"id": rid, "ok": True, "deals": engine.results()}
+        rows = engine.results()
+        return {"id": rid, "ok": True, "deals": rows, **engine.game_end()}
     if cmd == "quit":
         return {"id": rid, "ok": True}
     return {"id": rid, "error": f"unknown command {cmd!r}"}

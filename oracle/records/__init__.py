@@ -14,6 +14,7 @@ from __future__ import annotations
 from .blame import RECORD_RULE, DealStart, Write, decided_by, refused_by, traced_writes
 from .codec import FORMAT, VERSION, Codec, decode_value, encode_action, encode_value, is_chance, sheet_value
 from .locator import JsonLocator, Locator, NoLocator, YamlLocator
+from .note import conformance_note
 from .reading import (
                       RECORD_SUFFIXES,
                       RecordFile,
@@ -29,11 +30,13 @@ from .recorder import Recorder
 from .replay import Replayer, record_ruleset
 from .validate import validate_record
 from .verdict import Verdict, Violation
+from .writing import dumps
 
 __all__ = [
     "FORMAT", "RECORD_RULE", "RECORD_SUFFIXES", "VERSION", "Codec", "DealStart", "JsonLocator", "Locator",
     "NoLocator", "RecordFile", "Recorder", "Replayer", "Verdict", "Violation", "Write", "YamlLocator",
-    "decided_by", "decode_value", "encode_action", "encode_value", "full_schema_errors", "is_chance",
+    "conformance_note", "decided_by", "decode_value", "dumps", "encode_action", "encode_value",
+    "full_schema_errors", "is_chance",
     "load_record", "parse_record", "read_record", "record_files", "record_from_bytes", "record_ruleset",
     "record_schema", "refused_by", "sheet_value", "traced_writes", "validate_record",
 ]

@@ -1,0 +1,55 @@
+"""Candidate actions of one kind, legal or not: what the harness offers an engine to see that it refuses.
+
+For each field of the action a small domain is tried: every card, both booleans, every seat,
+and for numbers the legal values with near misses around them (one off, a step off, far off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..engine import Action, Game
+from ..lang import types as T
+from ..ruleset import Ruleset
+
+
+def _int_candidates(legal_values: list[int]) -> list[int]:
+    out: set[int] = {0, 1}
+    for x in legal_values or [0]:
+        for d in (-10, -5, -1, 1, 2, 5, 10, 200):
+            out.add(x + d)
+    return sorted(out)
+
+
+def candidates(game: Game, rs: Ruleset, kind: str) -> Iterator[Action]:
+    """Every combination of candidate field values, for each seat that may take ``kind`` now."""
+    decl = rs.actions[kind]
+    legal = [a for a in game.legal_actions() if a.kind == kind]
+    seats = sorted(set(game.actors(decl)))
+    domains: list[tuple[str, list[Any]]] = []
+    for f, t in decl.fields:
+        b = T.base(t)
+        if b == "card":
+            dom: list[Any] = list(range(rs.deck.size))
+        elif b == "bool":
+            dom = [False, True]
+        elif b == "seat":
+            dom = list(range(game.v["n_seats"]))
+        elif b == "int":
+            dom = _int_candidates(sorted({a.payload[f] for a in legal}))
+        else:
+            return
+        domains.append((f, dom))
+
+    def product(i: int, acc: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        if i == len(domains):
+            yield dict(acc)
+            return
+        f, dom = domains[i]
+        for x in dom:
+            acc[f] = x
+            yield from product(i + 1, acc)
+    for s in seats:
+        for payload in product(0, {}):
+            yield Action(kind, s, payload)
