@@ -213,6 +213,36 @@ local function build_deck(msg, dealer)
     if #slots.stock > 0 then
         put(slots.stock, msg.stock or msg.pile or {}, "deal: stock")
     end
+    -- Cards the engine's dealer leaves in the deck (the dead hand of the two-player layout B) are the
+    -- cards the harness dealt nowhere the engine deals: they go to the unused positions, in order.
+    local placed = {}
+    for i = 1, 24 do
+        if deck[i] then
+            placed[key_of(deck[i])] = true
+        end
+    end
+    local spare = {}
+    for _, c in ipairs(deck_module.build()) do
+        if not placed[key_of(c)] then
+            spare[#spare + 1] = c
+        end
+    end
+    local used = {}
+    for _, list in ipairs({ slots.talon, slots.stock, slots.leftover }) do
+        for _, pos in ipairs(list) do
+            used[pos] = true
+        end
+    end
+    for seat = 1, N do
+        for _, pos in ipairs(slots.hands[seat]) do
+            used[pos] = true
+        end
+    end
+    for i = 1, 24 do
+        if not used[i] and deck[i] == nil then
+            deck[i] = table.remove(spare, 1)
+        end
+    end
     local seen = {}
     for i = 1, 24 do
         if deck[i] == nil then
