@@ -98,27 +98,25 @@ def test_a_set_state_on_the_barrel_is_refused_by_name(command: Any) -> None:
 # --------------------------------------------------------------------------- the harness finds the findings
 
 # The differences docs/reference/mekedron-findings.md lists for each configuration, by the rule the
-# harness names.
+# harness names: two engine bugs, both rare in generated play.
 DOCUMENTED = {
-    "russian": {"bid.max-300", "barrel.threshold", "play.no-overtake-obligation", "barrel.three-falls"},
-    "ukrainian": {"bid.max-300", "barrel.threshold", "play.no-overtake-obligation"},
+    "russian": {"play.no-overtake-obligation", "barrel.three-falls"},
+    "ukrainian": {"play.no-overtake-obligation"},
 }
 
 
 @pytest.mark.parametrize("config", ["russian", "ukrainian"])
-def test_the_harness_finds_only_the_documented_differences(command: Any, config: str, tmp_path: Path) -> None:
+def test_the_harness_finds_nothing_but_the_documented_differences(command: Any, config: str,
+                                                                 tmp_path: Path) -> None:
     engine = SubprocessEngine(command(config), timeout=10)
     try:
-        report = run_conformance(engine, f"mekedron-{config}", examples=6, seed=1, rounds=2, shrink_seconds=2,
+        report = run_conformance(engine, f"mekedron-{config}", examples=12, seed=1, rounds=2, shrink_seconds=2,
                                  out_dir=tmp_path)
     finally:
         engine.close()
     assert report.failure is None, report.format()
-    rules = {d.rule for d in report.disagreements}
-    assert rules <= DOCUMENTED[config], report.format()
-    # The first difference any game with a raise meets: the engine's contract has no maximum.
-    raise_300 = [d for d in report.disagreements if d.rule == "bid.max-300"]
-    assert raise_300 and "announce value=3" in raise_300[0].detail and "allows" in raise_300[0].detail
+    assert report.actions_compared > 500, report.format()
+    assert {d.rule for d in report.disagreements} <= DOCUMENTED[config], report.format()
     for d in report.disagreements:
         assert d.record is not None and d.record.get("_file"), d.detail
         read_record(Path(d.record["_file"]))  # a record `thousand validate` reads
@@ -200,16 +198,32 @@ def _load(name: str) -> dict[str, Any]:
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
-def test_the_engine_allows_a_raise_above_300(command: Any) -> None:
+def test_the_engine_sets_no_maximum_contract(command: Any) -> None:
     record = _load("russian-raise-above-300.json")
+    # Under the preset (max_bid 400) the record's raise to 310 is legal on both sides...
+    assert _replay(record, "mekedron-russian", command("russian"))[0] == []
+    # ...but the engine takes a raise to 1000 as well, which no hand can make (finding 1).
+    for action in record["deals"][-1]["actions"]:
+        if action["action"] == "announce":
+            action["value"] = 1000
     seen, _ = _replay(record, "mekedron-russian", command("russian"))
-    assert seen[:2] == ["oracle forbids announce 310", "engine accepts"], seen
+    assert seen[:2] == ["oracle forbids announce 1000", "engine accepts"], seen
 
 
-def test_a_defender_jumps_over_the_barrel_to_1005(command: Any) -> None:
-    seen, theirs = _replay(_load("russian-barrel-jumped.json"), "mekedron-russian", command("russian"))
-    assert theirs[0]["score"][0] == 1005 and theirs[0]["on_barrel"][0] is False
-    assert "deal 1 score: engine [1005, -200, 5], oracle [880, -200, 5]" in seen, seen
+@pytest.mark.parametrize("name, config, check", [
+    # A defender from 860 takes 145 with a marriage: 1005, the game is won, no stop on the barrel.
+    ("russian-barrel-jumped-over.json", "russian", lambda rows: rows[0]["score"][0] == 1005),
+    # P3 climbs on the barrel and knocks P1 off: 760, and still two falls (a knock-off is no fall).
+    ("russian-knock-off-is-no-fall.json", "russian",
+     lambda rows: rows[1]["score"][0] == 760 and rows[1]["barrel_falls"][0] == 2),
+    # Two defenders reach 880 at once: the lower seat, P2, stays; P3 is knocked off to 760.
+    ("ukrainian-two-mount-at-once.json", "ukrainian",
+     lambda rows: rows[0]["on_barrel"] == [False, True, False] and rows[0]["score"][2] == 760),
+])
+def test_the_engines_barrel_is_stated_by_the_preset(command: Any, name: str, config: str, check: Any) -> None:
+    seen, theirs = _replay(_load(name), f"mekedron-{config}", command(config))
+    assert seen == [], seen
+    assert check(theirs), theirs
 
 
 def test_bug_a_trump_lead_need_not_be_beaten(command: Any) -> None:
@@ -223,26 +237,22 @@ def test_bug_a_trump_lead_need_not_be_beaten(command: Any) -> None:
 def test_bug_a_fall_during_a_write_off_is_not_counted(command: Any) -> None:
     seen, theirs = _replay(_load("russian-write-off-fall-not-counted.json"), "mekedron-russian",
                            command("russian"))
-    assert theirs[1]["conceded"] is True and theirs[1]["barrel_falls"] == [2, 0, 1]
-    assert theirs[1]["score"][0] == 760
-    assert "deal 2 barrel_falls: engine [2, 0, 1], oracle [0, 0, 1]" in seen, seen
-
-
-def test_two_players_mounting_at_once_the_engine_keeps_one(command: Any) -> None:
-    seen, theirs = _replay(_load("ukrainian-simultaneous-mount.json"), "mekedron-ukrainian", command("ukrainian"))
-    assert theirs[0]["on_barrel"] == [False, True, False] and theirs[0]["score"][2] == 760
-    assert any(s.startswith("deal 1 on_barrel: engine [False, True, False]") for s in seen), seen
+    # P1, with two falls, runs out his barrel in the deal he writes off: his third fall.
+    assert theirs[3]["conceded"] is True and theirs[3]["declarer"] == 0
+    assert theirs[3]["score"][0] == 760 and theirs[3]["barrel_falls"][0] == 2
+    assert "deal 4 barrel_falls: engine [2, 0, 0], oracle [0, 0, 0]" in seen, seen
+    assert "deal 4 score: engine [760, 10, -385], oracle [0, 10, -385]" in seen, seen
 
 
 # --------------------------------------------------------------------------- everything else agrees
 
 # Start values that reach the rules the page says agree: bolts one short of the penalty, scores a deal
-# from the dump truck. Scores stay below 760, so that nobody can jump over the barrel (finding 2).
+# from the dump truck or the barrel.
 STARTS = [
     {},
     {"bolts": [2, 2, 2]},
     {"score": [535, 545, 550], "bolts": [0, 2, 0]},
-    {"score": [600, 700, 0], "barrel_falls": [2, 2, 0]},
+    {"score": [600, 860, 0], "barrel_falls": [2, 2, 0]},
     {"score": [550, 545, 540]},
     {"score": [-435, -450, -445], "bolts": [1, 1, 1]},
 ]
@@ -264,6 +274,7 @@ def test_games_that_avoid_the_differences_agree_move_for_move_and_score_for_scor
     wanted = ["deal scored", "mark marriage", "contract raised", "raise in tens", "illegal rejected"]
     if config == "russian":
         wanted += ["mark rospis", "mark bolt", "mark bolt-penalty", "mark no-win-penalty", "mark samosval"]
+    wanted += ["mark barrel-mount"]
     for what in wanted:
         assert seen[what] > 0, f"never exercised: {what} ({dict(seen)})"
 
@@ -293,9 +304,8 @@ def _one_game(engine: SubprocessEngine, rs: Any, nt: Any, config: str, seed: int
             assert len(theirs) == len(game.sheet), f"seed {seed}: {len(theirs)} rows, the rules {len(game.sheet)}"
             for i in range(compared, len(game.sheet)):
                 row = game.sheet[i]
-                if any(m[0] in ("barrel-mount", "barrel-knocked-off") for m in row["marks"]) and \
-                        sum(1 for m in row["marks"] if m[0] == "barrel-mount") > 1:
-                    return  # two players mounting at once (finding: the engine keeps one)
+                if row["conceded"] and any(m[0] == "barrel-fall" for m in row["marks"]):
+                    return  # finding 4: a fall during a write-off is not counted
                 for key, value in theirs[i].items():
                     want = sheet_value(rs, nt, key, row[key], [0, 1, 2])
                     assert value == want, f"seed {seed}, deal {i + 1}: {key} is {value}, the rules give {want}"
@@ -320,9 +330,7 @@ def _one_step(engine: SubprocessEngine, rs: Any, nt: Any, game: Game, rng: rando
     extra, missing = theirs - set(mine), set(mine) - theirs
     assert not missing, (missing, game.phase)
     if extra:
-        if all(json.loads(k)["action"] == "ANNOUNCE" and json.loads(k)["value"] > 300 for k in extra):
-            pass  # finding 1: no maximum contract; the oracle's choices are a subset
-        elif _trump_led_unbeaten(game, nt, extra):
+        if _trump_led_unbeaten(game, nt, extra):
             seen["trump lead unbeaten"] += 1
         else:
             raise AssertionError(f"the engine allows {sorted(extra)[:4]}")
