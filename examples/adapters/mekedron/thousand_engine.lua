@@ -205,11 +205,17 @@ local function build_deck(msg, dealer)
         end
     end
     put(slots.talon, main, "deal: talon")
+    local dealt = #slots.talon + #slots.stock + #slots.leftover
+    for seat = 1, N do
+        dealt = dealt + #slots.hands[seat]
+    end
     if #slots.leftover > 0 then
         put(slots.leftover, rest, "deal: talon (the declarer's leftover card)")
-    elseif #rest > 0 then
+    elseif #rest > 0 and #rest ~= 24 - dealt then
         error("deal: the engine's talon holds " .. #slots.talon .. " card(s), the harness gave " .. #talon, 0)
     end
+    -- Otherwise the talon's last cards are a hand nobody plays (our players-2.dead-hand writes the dead
+    -- hand after the talon): the engine leaves them in the deck, which the loop below fills.
     if #slots.stock > 0 then
         put(slots.stock, msg.stock or msg.pile or {}, "deal: stock")
     end
