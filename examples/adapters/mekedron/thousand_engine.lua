@@ -594,8 +594,8 @@ local CAPABILITIES = json.object({
             .. "listed up to " .. MAX_LISTED .. " though the engine sets no maximum",
         concede = "Session:write_off() (bidding.write_off), offered from taking the talon until the first card is given",
         play = "marriage = true: Session:declare_marriage(seat, suit) and then Session:play(seat, card)",
-        set_state = "score, bolts and barrel_falls become the engine's running totals, zero-trick bolt counters "
-            .. "and barrel-fall counters; a score on the barrel is refused (the engine keeps a barrel entry "
+        set_state = "score, bolts, barrel_falls, rospis_count and no_win become the engine's running totals, "
+            .. "zero-trick, barrel-fall, write-off and no-win-streak counters; a score on the barrel is refused (the engine keeps a barrel entry "
             .. "per player that a score alone does not give)",
         results = "delta is the change of the running total over the deal (after the barrel and the ±555 "
             .. "reset, as the oracle's sheet writes it); score the running totals; bolts the zero-trick "
@@ -638,7 +638,7 @@ function handlers.set_state(msg)
         error("set_state: state must be an object", 0)
     end
     for k, v in pairs(st) do
-        if k ~= "score" and k ~= "bolts" and k ~= "barrel_falls" then
+        if k ~= "score" and k ~= "bolts" and k ~= "barrel_falls" and k ~= "rospis_count" and k ~= "no_win" then
             error("set_state: the engine keeps no " .. k, 0)
         end
         if type(v) ~= "table" or #v ~= N then
@@ -681,6 +681,12 @@ function handlers.deal(msg)
             end
             if st.barrel_falls then
                 G.s._barrel_fall_counts = copy(st.barrel_falls)
+            end
+            if st.rospis_count then
+                G.s._write_off_counts = copy(st.rospis_count)
+            end
+            if st.no_win then
+                G.s._no_win_streak_counts = copy(st.no_win)
             end
         end
         return {}
