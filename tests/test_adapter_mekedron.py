@@ -122,15 +122,17 @@ def test_the_harness_finds_nothing_but_the_documented_differences(command: Any, 
         read_record(Path(d.record["_file"]))  # a record `thousand validate` reads
 
 
-def test_polish_agrees_on_the_bidding_and_differs_at_the_talon(command: Any) -> None:
+def test_polish_agrees_but_for_the_auction_and_trick_bugs(command: Any) -> None:
     engine = SubprocessEngine(command("polish"), timeout=10)
     try:
-        report = run_conformance(engine, "mekedron-polish", examples=6, seed=1, rounds=2, shrink_seconds=1)
+        report = run_conformance(engine, "mekedron-polish", examples=12, seed=1, rounds=2, shrink_seconds=1)
     finally:
         engine.close()
     assert report.failure is None, report.format()
-    rules = {d.rule for d in report.disagreements}
-    assert rules and all(r.startswith("talon.") for r in rules), report.format()
+    assert report.actions_compared > 500, report.format()
+    # The talon passed without taking it and "play your highest" agree; what is left is bug 3
+    # (the last player not asked) and bug 1 (a trump lead need not be beaten).
+    assert {d.rule for d in report.disagreements} <= {"bid.order", "play.no-overtake-obligation"}, report.format()
 
 
 @pytest.mark.parametrize("config, ruleset, says", [
@@ -240,19 +242,24 @@ def test_bug_a_fall_during_a_write_off_is_not_counted(command: Any) -> None:
     assert "deal 4 score: engine [760, 10, -385], oracle [0, 10, -385]" in seen, seen
 
 
-@pytest.mark.parametrize("name, config", [("four-player-b-last-player-not-asked.json", "four_player_b")])
-def test_bug_the_last_player_is_not_asked_when_nobody_has_bid(command: Any, name: str, config: str) -> None:
+@pytest.mark.parametrize("name, config, last", [("polish-dealer-not-asked.json", "polish", 0),
+                                               ("four-player-b-last-player-not-asked.json", "four_player_b", 3)])
+def test_bug_the_last_player_is_not_asked_when_nobody_has_bid(command: Any, name: str, config: str,
+                                                             last: int) -> None:
     record = _load(name)
-    seen, theirs = _replay(record, f"mekedron-{config.replace('_', '-')}", command(config))
+    ruleset = f"mekedron-{config.replace('_', '-')}"
+    seen, theirs = _replay(record, ruleset, command(config))
+    # The engine has ended the deal as "all pass": a row with no declarer.
     assert seen == [] and theirs and theirs[0]["declarer"] is None, (seen, theirs)
-    # The oracle still asks P4, who has not spoken; the engine has ended the deal.
-    oracle = OracleEngine("mekedron-four-player-b")
-    oracle.new_game("mekedron-four-player-b", ["P1", "P2", "P3", "P4"], 0)
+    # The oracle still asks the last player, who has not spoken.
+    players = record["players"]
+    oracle = OracleEngine(ruleset)
+    oracle.new_game(ruleset, players, players.index(record["first_dealer"]))
     deal = record["deals"][0]
     oracle.deal({"hands": deal["hands"], "talon_cards": deal["talon_cards"]})
     for raw in deal["actions"]:
-        oracle.apply({**raw, "seat": ["P1", "P2", "P3", "P4"].index(raw["seat"])})
-    assert {"seat": 3, "action": "bid", "value": 100} in oracle.legal()
+        assert oracle.apply({**raw, "seat": players.index(raw["seat"])})[0], raw
+    assert {"seat": last, "action": "bid", "value": 100} in oracle.legal()
 
 
 def test_four_player_b_partners_pool_their_scores(command: Any) -> None:
