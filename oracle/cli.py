@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from . import __version__
 from .engine import Game, play_random
 from .errors import InputError, OracleError
+from .plural import count
 from .record import Recorder
 from .ruleset import load_library, load_ruleset
 
@@ -53,15 +57,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     rec = Recorder(game, players, seed, overlays, params)
     play_random(game, rng, on_action=rec, hinted=not args.uniform, max_deals=args.max_deals)
     record = rec.finish()
-    text = json.dumps(record, ensure_ascii=False, indent=1 if args.pretty else None)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    if args.compact:
+        text = json.dumps(record, ensure_ascii=False) + "\n"
     else:
-        print(text)
+        from .golden import dumps  # one action per line, so a position reads "deal's line:column"
+
+        text = dumps(record)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
     res = record["result"]
-    status = (f"won by {res['winner']}" if res["finished"]
-              else f"unfinished after {len(record['deals'])} deals")
-    print(f"{rs.name}: {len(record['deals'])} deals, {status}; scores "
+    deals = count(len(record["deals"]), "deal")
+    status = f"won by {res['winner']}" if res["finished"] else "unfinished"
+    print(f"{rs.name}: {deals}, {status}; scores "
           + ", ".join(f"{p} {s}" for p, s in zip(players, res["score"], strict=False)), file=sys.stderr)
     return 0
 
@@ -72,7 +81,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     names = args.ruleset or sorted(lib.presets)
     for name in names:
         rs = load_ruleset(name)
-        print(f"{name}: {len(rs.rules)} rules, {len(rs.params)} parameters, {len(rs.actions)} actions — ok")
+        print(f"{name}: {count(len(rs.rules), 'rule')}, {count(len(rs.params), 'parameter')}, "
+              f"{count(len(rs.actions), 'action')} — ok")
     return 0
 
 
@@ -88,7 +98,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
         written = write_pages(out, data)
     except DocsError as exc:
         raise InputError(str(exc)) from None
-    print(f"wrote {len(written)} files to {out}", file=sys.stderr)
+    print(f"wrote {count(len(written), 'file')} to {out}", file=sys.stderr)
     return 0
 
 
@@ -139,21 +149,41 @@ def _validate_one(job: tuple[str, str | None, bool]) -> dict[str, Any]:
     if verdict.error is not None:
         out["_text"] = str(verdict.error)
     elif verdict.valid:
-        out["_text"] = f"{path}: valid ({verdict.deals} deals, {verdict.actions} actions, ruleset {verdict.ruleset})"
+        out["_text"] = (f"{path}: valid ({count(verdict.deals, 'deal')}, {count(verdict.actions, 'action')}, "
+                        f"ruleset {verdict.ruleset})")
     else:
         out["_text"] = f"{path}: INVALID under ruleset {verdict.ruleset}\n" + "\n".join(
             v.format() for v in verdict.violations)
     return out
 
 
-def _progress(done: int, total: int) -> None:
-    if total > 1 and sys.stderr.isatty():
-        width = 30
-        fill = int(width * done / total)
-        sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+def wants_progress(stream: TextIO, total: int) -> bool:
+    """A progress bar only for a person watching a terminal, and only when there is more than one file."""
+    try:
+        return total > 1 and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _bar(total: int) -> Any:
+    """A tqdm bar on standard error (files done, files per second, time left), or None off a terminal."""
+    if not wants_progress(sys.stderr, total):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False)
+
+
+def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator[dict[str, Any]]:
+    """Each file's verdict as soon as it is known, in the order the files were given."""
+    if workers > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            yield from pool.map(_validate_one, jobs, chunksize=max(1, min(64, len(jobs) // (workers * 8))))
+    else:
+        for job in jobs:
+            yield _validate_one(job)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -162,62 +192,142 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     files = _record_files(args.paths)
     jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
-    start = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    if args.jobs > 1 and len(jobs) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    bar = _bar(len(jobs))
+    as_json = args.format == "json"
 
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for r in pool.map(_validate_one, jobs, chunksize=max(1, len(jobs) // (args.jobs * 8))):
-                results.append(r)
-                _progress(len(results), len(jobs))
-    else:
-        for job in jobs:
-            results.append(_validate_one(job))
-            _progress(len(results), len(jobs))
+    def say(text: str) -> None:
+        # Above the bar when there is one, so the bar stays at the bottom of the terminal.
+        if bar is not None:
+            bar.write(text, file=sys.stdout)
+        else:
+            print(text, flush=True)
+
+    # Only counts are kept, so a run over millions of records needs no more memory than one.
+    n = valid = unreadable = deals = 0
+    rules: Counter[str] = Counter()
+    start = time.perf_counter()
+    if as_json:
+        say('{"files": [')
+    try:
+        for r in _results(jobs, args.jobs):
+            text = r.pop("_text")
+            n += 1
+            valid += bool(r["valid"])
+            unreadable += "error" in r
+            deals += r["deals"]
+            rules.update(v["rule"] for v in r["violations"])
+            if as_json:
+                say(("," if n > 1 else " ") + json.dumps(r, ensure_ascii=False))  # one file per line
+            elif not (args.quiet and r["valid"]):
+                say(text)
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
     secs = time.perf_counter() - start
-    valid = sum(1 for r in results if r["valid"])
-    unreadable = sum(1 for r in results if "error" in r)
-    invalid = len(results) - valid - unreadable
-    deals = sum(r["deals"] for r in results)
-    summary = {"files": len(results), "valid": valid, "invalid": invalid, "unreadable": unreadable,
+    invalid = n - valid - unreadable
+    summary = {"files": n, "valid": valid, "invalid": invalid, "unreadable": unreadable,
                "deals": deals, "seconds": round(secs, 3)}
-    if args.format == "json":
-        print(json.dumps({"summary": summary, "files": [{k: v for k, v in r.items() if k != "_text"}
-                                                        for r in results]}, ensure_ascii=False, indent=1))
-    else:
-        for r in results:
-            if not (args.quiet and r["valid"]):
-                print(r["_text"])
-        if len(results) > 1:
-            rules = Counter(v["rule"] for r in results for v in r["violations"])
-            print()
-            print(f"{'files':>10} {'valid':>7} {'invalid':>8} {'unreadable':>11} {'deals':>8} {'deals/s':>9}")
-            print(f"{len(results):>10} {valid:>7} {invalid:>8} {unreadable:>11} {deals:>8} "
-                  f"{deals / secs if secs else 0:>9.0f}")
-            if rules:
-                print("violations by rule: " + ", ".join(f"{r} {n}" for r, n in rules.most_common()))
+    if as_json:
+        print('], "summary": ' + json.dumps(summary) + "}")
+    elif n > 1:
+        print()
+        print(f"{'files':>10} {'valid':>7} {'invalid':>8} {'unreadable':>11} {'deals':>8} {'deals/s':>9}")
+        print(f"{n:>10} {valid:>7} {invalid:>8} {unreadable:>11} {deals:>8} "
+              f"{deals / secs if secs else 0:>9.0f}")
+        if rules:
+            print("violations by rule: " + ", ".join(f"{r} {k}" for r, k in rules.most_common()))
     return 2 if unreadable else (1 if invalid else 0)
 
 
+def wants_pager(stream: TextIO, disabled: bool = False) -> bool:
+    """Page long output only for a person at a terminal, never into a pipe or a file."""
+    if disabled:
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _show(text: str, no_pager: bool) -> None:
+    """Print ``text``, through $PAGER (or less) when a person reads it on a terminal."""
+    import shutil
+
+    command = os.environ.get("PAGER") or ("less" if shutil.which("less") else "")
+    if not (wants_pager(sys.stdout, no_pager) and command.strip()):
+        print(text)
+        return
+    import subprocess
+
+    # less: quit at once when the text fits the screen, leave it on the screen, pass colours through.
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX")}
+    sys.stdout.flush()
+    try:
+        pager = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, env=env, encoding="utf-8")
+    except OSError:
+        print(text)
+        return
+    try:
+        assert pager.stdin is not None
+        pager.stdin.write(text + "\n")
+        pager.stdin.close()
+    except BrokenPipeError:
+        pass  # the reader quit the pager before the end
+    while True:
+        try:
+            code = pager.wait()
+            break
+        except KeyboardInterrupt:
+            continue  # Ctrl-C belongs to the pager (less uses it to stop a search)
+    if code == 127:  # the shell found no such pager: print the text after all
+        print(text)
+
+
+_REPLAY_WORDS: dict[str, dict[str, str]] = {
+    "rule": {"en": "rule", "ru": "правило"},
+    "sources": {"en": "sources:", "ru": "источники:"},
+}
+
+
+def _violation_text(v: Any, rs: Any, lang: str) -> str:
+    """A violation as the validator prints it, with its words (and the rule's title) in ``lang``."""
+    if lang == "en":
+        return str(v.format())
+    from .places import in_game
+
+    where = in_game(v.deal, v.action, v.seat, v.seat_name, lang)
+    doc = rs.rules.get(v.rule)
+    title = doc.get("title", {}).get(lang) if doc is not None else None
+    lines = [f"{v.location}: " + where + (": " if where else "") + v.what,
+             f"    {_REPLAY_WORDS['rule'][lang]} {v.rule} [{v.reason}]: {title or v.message}"]
+    # The source lines are printed exactly as the validator prints them; only the label is translated.
+    for line in v.format().splitlines()[2:]:
+        lines.append(line.replace(_REPLAY_WORDS["sources"]["en"], _REPLAY_WORDS["sources"][lang], 1))
+    return "\n".join(lines)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .sheet import render
+    from .sheet import parse_range, render
+    from .sheet import word as sheet_word
     from .transcript import read_record
     from .validate import validate_record
 
+    deals = parse_range(args.deals) if args.deals else None
     rec = read_record(args.file)
     holder: dict[str, Any] = {}
     verdict = validate_record(rec, args.ruleset, all_errors=False, tracer=None, keep=holder)
     if verdict.error is not None:
         raise verdict.error
     game = holder["game"]
-    print(render(game.rs, list(rec.data["players"]), game.sheet, args.lang))
+    out = [render(game.rs, list(rec.data["players"]), game.sheet, args.lang, deals)]
     if game.over:
-        print(f"\nwinner: {rec.data['players'][game.v['winner']]}")
+        out.append("\n" + sheet_word("winner", args.lang, who=rec.data["players"][game.v["winner"]]))
     if not verdict.valid:
-        print("\n" + "\n".join(v.format() for v in verdict.violations))
-        return 1
-    return 0
+        out.append("\n" + "\n".join(_violation_text(v, game.rs, args.lang) for v in verdict.violations))
+    _show("\n".join(out), args.no_pager)
+    return 0 if verdict.valid else 1
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
@@ -226,12 +336,24 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
     cov = Coverage()
     unreadable = 0
-    for path in _record_files(args.paths):
-        try:
-            cover_record(read_record(path), cov, args.ruleset)
-        except InputError as exc:
-            print(f"thousand: warning: {exc}", file=sys.stderr)
-            unreadable += 1
+    files = _record_files(args.paths)
+    bar = _bar(len(files))
+    try:
+        for path in files:
+            try:
+                cover_record(read_record(path), cov, args.ruleset)
+            except InputError as exc:
+                warning = f"thousand: warning: {exc}"
+                if bar is not None:
+                    bar.write(warning, file=sys.stderr)
+                else:
+                    print(warning, file=sys.stderr)
+                unreadable += 1
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
     if args.format == "json":
         print(json.dumps(cov.to_json(), ensure_ascii=False, indent=1))
     else:
@@ -242,7 +364,7 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         missing = cov.unreached()
         informal = cov.not_formalised()
         formal = len(every) - len(informal)
-        print(f"\n{formal - len(missing)}/{formal} rules reached in {cov.files} records")
+        print(f"\n{formal - len(missing)}/{count(formal, 'rule')} reached in {count(cov.files, 'record')}")
         if missing:
             print("never reached: " + ", ".join(missing))
         if informal:
@@ -263,20 +385,16 @@ def cmd_golden(args: argparse.Namespace) -> int:
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
-    from .compare import list_rulesets
+    from .compare import format_rulesets, list_rulesets
 
-    rows = list_rulesets(args.lang)
-    width = max(len(r[0]) for r in rows)
-    print(f"{'ruleset':<{width}}  overlays  changed parameters  title")
-    for name, title, overlays, changed in rows:
-        print(f"{name:<{width}}  {overlays:>8}  {changed:>18}  {title}")
+    print(format_rulesets(list_rulesets(args.lang), args.lang))
     return 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from .compare import explain
 
-    print(explain(args.name, args.lang))
+    _show(explain(args.name, args.lang), args.no_pager)
     return 0
 
 
@@ -328,8 +446,11 @@ def cmd_engine(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="thousand", description="The executable rulebook and conformance oracle of Тысяча.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = _Parser(prog="thousand", description="The executable rulebook and conformance oracle of Тысяча.",
+                epilog="Run 'thousand COMMAND --help' for a command's options.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                   help="print the version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", title="commands", parser_class=_Parser)
 
     play = sub.add_parser("play", help="play a whole game with seeded random legal moves and print its record")
     play.add_argument("--ruleset", default="classic", help="named ruleset (default: classic)")
@@ -341,28 +462,36 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--uniform", action="store_true",
                       help="choose uniformly among legal moves instead of following the rules' play hints")
     play.add_argument("--out", help="write the record to this file instead of standard output")
-    play.add_argument("--pretty", action="store_true", help="indent the JSON")
+    play.add_argument("--pretty", action="store_true",
+                      help="indent the record, one action per line (the default; kept for older scripts)")
+    play.add_argument("--compact", action="store_true", help="write the record as one line of JSON")
     play.set_defaults(func=cmd_play)
 
     val = sub.add_parser("validate", help="check game records against a ruleset: every action and recorded result")
     val.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help="records (.json, .yaml), folders or patterns")
     val.add_argument("--ruleset", help="judge by this ruleset instead of the one each record names")
     val.add_argument("--all-errors", action="store_true", help="go on past a violation where possible")
-    val.add_argument("--format", choices=["text", "json"], default="text")
-    val.add_argument("--jobs", type=int, default=1, help="validate files in parallel processes")
+    val.add_argument("--format", choices=["text", "json"], default="text",
+                     help="text for people (default), or one JSON document with every file's verdict")
+    val.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="validate files in N parallel processes (default: 1)")
     val.add_argument("--quiet", action="store_true", help="print only invalid or unreadable files")
     val.set_defaults(func=cmd_validate)
 
     rep = sub.add_parser("replay", help="print a record's score sheet as players keep it on paper")
-    rep.add_argument("file")
-    rep.add_argument("--ruleset")
-    rep.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the legend")
+    rep.add_argument("file", help="the game record (.json or .yaml)")
+    rep.add_argument("--ruleset", help="judge by this ruleset instead of the one the record names")
+    rep.add_argument("--deals", metavar="A-B",
+                     help="show only these deals, counting from 1: 3-7, 12 or 100- (to the end)")
+    rep.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the sheet (default: en)")
+    rep.add_argument("--no-pager", action="store_true",
+                     help="print straight to the terminal instead of through $PAGER (less)")
     rep.set_defaults(func=cmd_replay)
 
     cov = sub.add_parser("coverage", help="which rules a set of records exercises, and which it never reaches")
-    cov.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB")
-    cov.add_argument("--ruleset")
-    cov.add_argument("--format", choices=["text", "json"], default="text")
+    cov.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help="records (.json, .yaml), folders or patterns")
+    cov.add_argument("--ruleset", help="judge by this ruleset instead of the one each record names")
+    cov.add_argument("--format", choices=["text", "json"], default="text", help="text (default) or JSON")
     cov.set_defaults(func=cmd_coverage)
 
     gold = sub.add_parser("golden", help="regenerate (or --check) the golden games of every ruleset")
@@ -372,19 +501,21 @@ def build_parser() -> argparse.ArgumentParser:
     gold.set_defaults(func=cmd_golden)
 
     rsets = sub.add_parser("rulesets", help="list the named rulesets")
-    rsets.add_argument("--lang", choices=["en", "ru"], default="en")
+    rsets.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the table (default: en)")
     rsets.set_defaults(func=cmd_rulesets)
 
     expl = sub.add_parser("explain", help="a ruleset's parameters, overlays and the sources it follows")
-    expl.add_argument("name")
-    expl.add_argument("--lang", choices=["en", "ru"], default="en")
+    expl.add_argument("name", help="a ruleset name, as 'thousand rulesets' lists them")
+    expl.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the description (default: en)")
+    expl.add_argument("--no-pager", action="store_true",
+                      help="print straight to the terminal instead of through $PAGER (less)")
     expl.set_defaults(func=cmd_explain)
 
     dif = sub.add_parser("diff", help="how two rulesets differ, rule by rule and parameter by parameter")
-    dif.add_argument("a")
-    dif.add_argument("b")
-    dif.add_argument("--format", choices=["text", "json"], default="text")
-    dif.add_argument("--lang", choices=["en", "ru"], default="en")
+    dif.add_argument("a", help="the first ruleset")
+    dif.add_argument("b", help="the second ruleset")
+    dif.add_argument("--format", choices=["text", "json"], default="text", help="text (default) or JSON")
+    dif.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the text (default: en)")
     dif.set_defaults(func=cmd_diff)
 
     conf = sub.add_parser("conform", help="drive another engine and the oracle side by side through generated games")
@@ -402,8 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
     conf.set_defaults(func=cmd_conform)
 
     eng = sub.add_parser("engine", help="serve the oracle as an engine speaking the protocol on stdin/stdout")
-    eng.add_argument("--ruleset", default="classic")
-    eng.add_argument("--mutant", help="serve a deliberately broken engine (see oracle/conform/mutants.py)")
+    eng.add_argument("--ruleset", default="classic", help="named ruleset to serve (default: classic)")
+    eng.add_argument("--mutant",
+                     help="serve a deliberately broken engine (one of those in oracle/conform/mutants.yaml)")
     eng.set_defaults(func=cmd_engine)
 
     check = sub.add_parser("check", help="load and compile rulesets, reporting any error in the rule files")
@@ -421,6 +553,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        # A bare `thousand` is a request for help, as with git or pip.
+        parser.print_help()
+        return 0
     try:
         return int(args.func(args))
     except OracleError as exc:

@@ -8,7 +8,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .ruleset import Resolved, load_library, resolve
+from .plural import count
+from .ruleset import SEATS_PARAM, Resolved, load_library, resolve
+from .sources import cite_lines
+
+_WRITTEN_BY = "as written by "  # diff()'s data says so in English, whatever the language shown
+
+# What explain, diff and rulesets print around the rule files' own words, in each language.
+WORDS: dict[str, dict[str, str]] = {
+    "extends": {"en": "extends: {chain}", "ru": "основан на: {chain}"},
+    "follows": {"en": "follows: {sources}", "ru": "по источникам: {sources}"},
+    "overlays": {"en": "overlays:", "ru": "дополнения:"},
+    "overlays_none": {"en": "overlays: none", "ru": "дополнения: нет"},
+    "replaces": {"en": " (replaces {rule})", "ru": " (заменяет {rule})"},
+    "parameters": {"en": "parameters (* = not the default):", "ru": "параметры (* — не по умолчанию):"},
+    "param_rule": {"en": "(rule {rule}; default {default})", "ru": "(правило {rule}; по умолчанию {default})"},
+    "set_by": {"en": "  [set by {who}]", "ru": "  [задано в {who}]"},
+    "vs": {"en": "{a} vs {b}", "ru": "{a} и {b}"},
+    "same": {"en": "  no difference: the two rulesets enforce the same rules with the same values",
+             "ru": "  разницы нет: оба набора применяют одни и те же правила с одними и теми же значениями"},
+    "only_in": {"en": "  overlay only in {side}: {oid} — {title}",
+                "ru": "  дополнение только в {side}: {oid} — {title}"},
+    "rule_diff": {"en": "  rule {rule}: {a} {va}; {b} {vb}", "ru": "  правило {rule}: {a} — {va}; {b} — {vb}"},
+    "present": {"en": "present", "ru": "есть"},
+    "absent": {"en": "absent", "ru": "нет"},
+    "written_by": {"en": "as written by {who}", "ru": "в редакции {who}"},
+    "parameter": {"en": "parameter", "ru": "параметр"},
+    "rule": {"en": "rule", "ru": "правило"},
+    "ruleset": {"en": "ruleset", "ru": "набор"},
+    "players": {"en": "players", "ru": "игроков"},
+    "overlays_col": {"en": "overlays", "ru": "дополнений"},
+    "changed_col": {"en": "changed parameters", "ru": "изменено параметров"},
+    "title": {"en": "title", "ru": "название"},
+}
+
+
+def word(key: str, lang: str, **fmt: object) -> str:
+    text = WORDS[key][lang]
+    return text.format(**fmt) if fmt else text
 
 
 @dataclass
@@ -35,22 +72,26 @@ def explain(name: str, lang: str = "en") -> str:
         chain.append(str(d.get("extends")))
         d = lib.presets[str(d.get("extends"))]
     if chain:
-        out.append("extends: " + " → ".join(chain))
+        out.append(word("extends", lang, chain=" → ".join(chain)))
     srcs = doc.get("sources") or []
     if srcs:
-        out.append("follows: " + "; ".join(f"{s['seed']} lines {s['lines'][0]}-{s['lines'][1]}" for s in srcs))
+        out.append(word("follows", lang, sources=cite_lines(srcs)))
     out.append("")
-    out.append("overlays:" if res.overlays else "overlays: none")
+    out.append(word("overlays", lang) if res.overlays else word("overlays_none", lang))
     for oid in res.overlays:
         ov = lib.overlays[oid]
-        target = f" (replaces {ov.get('overrides')})" if ov.get("overrides") else ""
+        target = word("replaces", lang, rule=ov.get("overrides")) if ov.get("overrides") else ""
         out.append(f"  {oid}{target}: {ov.get('title')[lang]}")
     out.append("")
-    out.append("parameters (* = not the default):")
+    out.append(word("parameters", lang))
     for p in params_of(res):
         mark = "*" if p.value != p.default else " "
-        who = f"  [set by {p.set_by}]" if p.set_by else ""
-        out.append(f" {mark} {p.name} = {_show(p.value)}   (rule {p.rule}; default {_show(p.default)}){who}")
+        who = word("set_by", lang, who=p.set_by) if p.set_by else ""
+        out.append(f" {mark} {p.name} = {_show(p.value)}   "
+                   + word("param_rule", lang, rule=p.rule, default=_show(p.default)) + who)
+        meaning = (res.params[p.name].doc or {}).get(lang)
+        if meaning:
+            out.append(f"     {' '.join(str(meaning).split())}")
     return "\n".join(out)
 
 
@@ -70,7 +111,7 @@ def diff(a: str, b: str) -> dict[str, Any]:
             rules.append({"rule": rid, a: "present" if da else "absent", b: "present" if db else "absent",
                           "from": (da or db).origin})  # type: ignore[union-attr]
         elif da.origin != db.origin:
-            rules.append({"rule": rid, a: f"as written by {da.origin}", b: f"as written by {db.origin}"})
+            rules.append({"rule": rid, a: _WRITTEN_BY + da.origin, b: _WRITTEN_BY + db.origin})
     only_a = [o for o in ra.overlays if o not in rb.overlays]
     only_b = [o for o in rb.overlays if o not in ra.overlays]
     return {"a": a, "b": b, "overlays": {a: only_a, b: only_b}, "rules": rules, "parameters": params}
@@ -79,22 +120,31 @@ def diff(a: str, b: str) -> dict[str, Any]:
 def format_diff(d: dict[str, Any], lang: str = "en") -> str:
     a, b = d["a"], d["b"]
     lib = load_library()
-    out = [f"{a} vs {b}"]
+    out = [word("vs", lang, a=a, b=b)]
     if not (d["rules"] or d["parameters"] or d["overlays"][a] or d["overlays"][b]):
-        out.append("  no difference: the two rulesets enforce the same rules with the same values")
+        out.append(word("same", lang))
         return "\n".join(out)
     for side in (a, b):
         for oid in d["overlays"][side]:
             title = lib.overlays[oid].get("title")[lang] if oid in lib.overlays else ""
-            out.append(f"  overlay only in {side}: {oid} — {title}")
+            out.append(word("only_in", lang, side=side, oid=oid, title=title))
     for r in d["rules"]:
-        out.append(f"  rule {r['rule']}: {a} {r[a]}; {b} {r[b]}")
+        out.append(word("rule_diff", lang, rule=r["rule"], a=a, va=_state(r[a], lang), b=b, vb=_state(r[b], lang)))
     if d["parameters"]:
-        width = max(len(p["parameter"]) for p in d["parameters"])
-        out.append(f"  {'parameter':<{width}}  {a:>18}  {b:>18}  rule")
+        width = max(len(p["parameter"]) for p in [*d["parameters"], {"parameter": word("parameter", lang)}])
+        out.append(f"  {word('parameter', lang):<{width}}  {a:>18}  {b:>18}  {word('rule', lang)}")
         for p in d["parameters"]:
             out.append(f"  {p['parameter']:<{width}}  {_show(p[a]):>18}  {_show(p[b]):>18}  {p['rule']}")
     return "\n".join(out)
+
+
+def _state(value: str, lang: str) -> str:
+    """A rule's presence as diff() records it ("present", "absent", "as written by X"), in ``lang``."""
+    if value in ("present", "absent"):
+        return word(value, lang)
+    if value.startswith(_WRITTEN_BY):
+        return word("written_by", lang, who=value[len(_WRITTEN_BY):])
+    return value
 
 
 def _show(v: Any) -> str:
@@ -107,11 +157,25 @@ def _show(v: Any) -> str:
     return str(v)
 
 
-def list_rulesets(lang: str = "en") -> list[tuple[str, str, int, int]]:
+def list_rulesets(lang: str = "en") -> list[tuple[str, str, int, int, int]]:
+    """Each named ruleset: name, title, players, overlays, parameters changed from their defaults."""
     lib = load_library()
     out = []
     for name in sorted(lib.presets):
         res = resolve(name)
         changed = sum(1 for n, d in res.params.items() if res.values[n] != d.default)
-        out.append((name, str(lib.presets[name].get("title")[lang]), len(res.overlays), changed))
+        out.append((name, str(lib.presets[name].get("title")[lang]), int(res.values[SEATS_PARAM]),
+                    len(res.overlays), changed))
     return out
+
+
+def format_rulesets(rows: list[tuple[str, str, int, int, int]], lang: str = "en") -> str:
+    heads = [word("ruleset", lang), word("players", lang), word("overlays_col", lang), word("changed_col", lang)]
+    width = max(len(heads[0]), *(len(r[0]) for r in rows))
+    lines = [f"{heads[0]:<{width}}  {heads[1]}  {heads[2]}  {heads[3]}  {word('title', lang)}"]
+    for name, title, players, overlays, changed in rows:
+        lines.append(f"{name:<{width}}  {players:>{len(heads[1])}}  {overlays:>{len(heads[2])}}  "
+                     f"{changed:>{len(heads[3])}}  {title}")
+    lines.append("")
+    lines.append(count(len(rows), "ruleset", lang))
+    return "\n".join(lines)

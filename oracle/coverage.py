@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import NOTATION_PARAMS
-from .ruleset import DECK_PARAMS, SEATS_PARAM, Ruleset
+from .lang.program import Effect
+from .ruleset import DECK_PARAMS, SEATS_PARAM
 from .transcript import RecordFile
 from .validate import Verdict, validate_record
 
@@ -40,23 +41,13 @@ class Coverage:
                 "not_formalised": self.not_formalised()}
 
 
-def _clause_fn(rule_id: str, index: int) -> str:
-    safe = "".join(ch if ch.isalnum() else "_" for ch in rule_id)
-    return f"eff_{safe}_{index}"
-
-
 def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None) -> Verdict:
-    holder: dict[str, Ruleset] = {}
-
-    def tracer(clause: Any, before: bytes, after: dict[str, Any]) -> None:
-        rs = holder["rs"]
-        fn = _clause_fn(clause.rule_id, clause.index)
-        # A clause counts when it changed the game; a pure check (it assigns nothing) counts when it ran.
-        if not rs.fn_writes.get(fn) or before != pickle.dumps(after, 5):
-            for rid in rs.fn_deps.get(fn, {clause.rule_id}):
+    def tracer(effect: Effect, before: bytes, after: dict[str, Any]) -> None:
+        # An effect counts when it changed the game; a pure check (it assigns nothing) counts when it ran.
+        if not effect.writes or before != pickle.dumps(after, 5):
+            for rid in effect.deps:
                 cov.hits[rid] += 1
 
-    # The ruleset is only known once the record's header is read; the tracer looks it up lazily.
     from .ruleset import load_ruleset
 
     data = rec.data
@@ -65,7 +56,6 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None) -> 
     except Exception:
         rs = None
     if rs is not None:
-        holder["rs"] = rs
         normative = {r for r, d in rs.rules.items() if d.get("normative", True) is not False}
         # Keyed by the resolved ruleset, so a ruleset with extra overlays brings its own rules.
         cov.rules.setdefault(rs.key, normative)
@@ -78,11 +68,10 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None) -> 
     cov.files += 1
     if rs is not None:
         for v in verdict.violations:
-            for kind, guards in rs.guards.items():
-                for i, g in enumerate(guards):
-                    if g.rule_id == v.rule and g.reason == v.reason:
-                        for rid in rs.guard_deps.get(kind, [set()])[i] if i < len(rs.guard_deps.get(kind, [])) \
-                                else {g.rule_id}:
+            for action in rs.compiled.actions.values():
+                for g in action.guards:
+                    if g.clause.rule_id == v.rule and g.clause.reason == v.reason:
+                        for rid in g.deps:
                             cov.hits[rid] += 1
             if v.reason in ("wrong-result", "wrong-dealer") and v.rule in rs.rules:
                 cov.hits[v.rule] += 1

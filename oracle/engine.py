@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OracleError, RuleRuntimeError
-from .lang import types as T
-from .ruleset import ActionDecl, Clause, Ruleset, load_ruleset
+from .lang.program import ActionDecl, Effect
+from .places import seat as seat_words
+from .ruleset import Ruleset, load_ruleset
 from .state import State
 
-# The engine's own reasons for rejecting an action, before any rule is asked.
-ENGINE_RULE = "engine"
 MAX_EVENT_CHAIN = 64
 
 
@@ -58,82 +57,15 @@ class IllegalAction(OracleError):
         self.rejection = rejection
 
 
-class _Compiled:
-    """The compiled functions of one ruleset, arranged for fast lookup."""
-
-    def __init__(self, rs: Ruleset) -> None:
-        fns = rs.fns
-        self.by_phase: dict[str, list[ActionDecl]] = {}
-        self.check: dict[str, Callable[..., int]] = {}
-        self.legal: dict[str, Callable[..., list[dict[str, Any]]]] = {}
-        self.domains: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
-        self.sample: dict[str, Callable[..., Any]] = {}
-        for name, a in rs.actions.items():
-            py = name.replace("-", "_")
-            self.by_phase.setdefault(a.phase, []).append(a)
-            self.check[name] = fns[f"chk_{py}"]
-            self.legal[name] = fns[f"leg_{py}"]
-            self.domains[name] = [(f, fns[f"dom_{py}_{f}"]) for f, _ in a.fields if f in a.choices]
-            if a.sample is not None:
-                self.sample[name] = fns[f"smp_{py}"]
-        self.when = {name: fns[f"when_{name.replace('-', '_')}"] for name, a in rs.actions.items()
-                     if a.when is not None}
-        self.hint = {name: fns[f"hint_{name.replace('-', '_')}"] for name, a in rs.actions.items()
-                     if a.hint is not None}
-        self.checkers = {name: {f: _checker(t, rs) for f, t in a.fields} for name, a in rs.actions.items()}
-        self.effects: dict[str, list[tuple[Clause, Callable[..., None]]]] = {}
-        self.fused: dict[str, Callable[..., None]] = {}
-        for on, cls in rs.effects.items():
-            self.effects[on] = [(c, fns[_effect_fn(c)]) for c in cls]
-            self.fused[on] = fns["run_" + "".join(ch if ch.isalnum() else "_" for ch in on)]
-
-
-def _checker(t: str, rs: Ruleset) -> Callable[[Any, int], bool]:
-    """A function that tells whether a payload value has the declared type (and range)."""
-    b = T.base(t)
-    nullable = T.nullable(t)
-    limits = {"card": rs.deck.size, "suit": len(rs.deck.suits), "rank": len(rs.deck.ranks)}
-    if b.startswith("list["):
-        inner = _checker(T.elem(b), rs)
-        return lambda v, n: (v is None and nullable) or (type(v) is list and all(inner(x, n) for x in v))
-    if b == "bool":
-        return lambda v, n: (v is None and nullable) or type(v) is bool
-    if b == "seat":
-        return lambda v, n: (v is None and nullable) or (type(v) is int and 0 <= v < n)
-    if b in limits:
-        hi = limits[b]
-        return lambda v, n: (v is None and nullable) or (type(v) is int and 0 <= v < hi)
-    if b == "int":
-        return lambda v, n: (v is None and nullable) or type(v) is int
-    if b == "str":
-        return lambda v, n: (v is None and nullable) or type(v) is str
-    return lambda v, n: True
-
-
-def _effect_fn(c: Clause) -> str:
-    safe = "".join(ch if ch.isalnum() else "_" for ch in c.rule_id)
-    return f"eff_{safe}_{c.index}"
-
-
-_COMPILED: dict[str, _Compiled] = {}
-
-
-def _compiled(rs: Ruleset) -> _Compiled:
-    c = _COMPILED.get(rs.key)
-    if c is None:
-        c = _COMPILED[rs.key] = _Compiled(rs)
-    return c
-
-
 class Game:
     """One game under one ruleset."""
 
     def __init__(self, rs: Ruleset | str = "classic", players: int | None = None, dealer: int = 0,
                  seed: int | None = None, *, state: State | None = None,
-                 tracer: Callable[[Clause, bytes, dict[str, Any]], None] | None = None) -> None:
+                 tracer: Callable[[Effect, bytes, dict[str, Any]], None] | None = None) -> None:
         self.rs = load_ruleset(rs) if isinstance(rs, str) else rs
-        self.c = _compiled(self.rs)
-        # When set, called after each effect clause with (clause, the state before pickled, the state
+        self.c = self.rs.compiled
+        # When set, called after each effect with (the effect, the state before pickled, the state
         # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
         self.tracer = tracer
         if state is not None:
@@ -177,13 +109,14 @@ class Game:
         """The action the dealer draws at random in this phase, if any (the deal)."""
         if self.st.v["game_over"]:
             return None
-        for a in self.c.by_phase.get(self.phase, ()):
+        for ca in self.c.by_phase.get(self.phase, ()):
+            a = ca.decl
             if a.sample is not None and not a.choices and self._available(a, self.actors(a)[0]):
                 return a
         return None
 
     def _available(self, a: ActionDecl, seat: int | None) -> bool:
-        when = self.c.when.get(a.name)
+        when = self.c.actions[a.name].when
         if when is None:
             return True
         try:
@@ -197,14 +130,15 @@ class Game:
             return []
         out: list[Action] = []
         st = self.st
-        for a in self.c.by_phase.get(st.v["phase"], ()):
+        for ca in self.c.by_phase.get(st.v["phase"], ()):
+            a = ca.decl
             if a.sample is not None and not a.choices:
                 continue
-            leg = self.c.legal[a.name]
+            leg = ca.legal
             for s in self.actors(a):
                 if seat is not None and s != seat:
                     continue
-                if a.name in self.c.when and not self._available(a, s):
+                if ca.when is not None and not self._available(a, s):
                     continue
                 try:
                     payloads = leg(st, s)
@@ -220,7 +154,7 @@ class Game:
             raise OracleError(f"no chance action in phase {self.phase!r}")
         seat = self.actors(decl)[0]
         try:
-            payload = self.c.sample[decl.name](self.st, seat)
+            payload = self.c.actions[decl.name].sample(self.st, seat)
         except Exception as exc:
             raise self._runtime(decl.rule_id, exc) from None
         return Action(decl.name, seat, payload)
@@ -234,35 +168,43 @@ class Game:
         """
         rs, st = self.rs, self.st
         v = st.v
+        # Refusals before any guard is asked name the rule that made the situation: the one that
+        # ended the game, moved it into this phase, or gave the turn (or the deal) to another seat.
+        by = st.set_by
+        phase_rule = rs.program.phase_rule.get(v["phase"], "")
         if v["game_over"]:
-            return self._engine_reject("game-over", "the game is over")
+            return self._reject(by.get("game_over", phase_rule), "game-over", "the game is over")
         decl = rs.actions.get(action.kind)
         if decl is None:
-            return self._engine_reject("unknown-action", f"no action {action.kind!r} in ruleset {rs.name!r}; "
-                                       f"known: {', '.join(sorted(rs.actions))}")
+            known = ", ".join(sorted(rs.actions))
+            return self._reject(phase_rule, "unknown-action",
+                                f"no action {action.kind!r} in ruleset {rs.name!r}; known: {known}")
         if decl.phase != v["phase"]:
-            return self._engine_reject("wrong-phase", f"{action.kind!r} belongs to phase {decl.phase!r}, "
-                                       f"but the game is in phase {v['phase']!r}")
+            return self._reject(by.get("phase", decl.rule_id), "wrong-phase",
+                                f"{action.kind!r} belongs to phase {decl.phase!r}, "
+                                f"but the game is in phase {v['phase']!r}")
         mode = decl.actor
         seat_ok = (action.seat == v["turn"] if mode == "turn" else action.seat == v["dealer"] if mode == "dealer"
                    else 0 <= action.seat < v["n_seats"])
         if not seat_ok:
             who = self.actors(decl)
-            return self._engine_reject("not-your-turn", f"seat {action.seat} cannot {action.kind} now"
-                                       + (f"; seat {who[0]} is to act" if len(who) == 1 else ""))
-        if decl.name in self.c.when and not self._available(decl, action.seat):
+            setter = by.get("turn" if mode == "turn" else "dealer", decl.rule_id) if mode != "any" else decl.rule_id
+            return self._reject(setter, "not-your-turn", f"{seat_words(action.seat)} cannot {action.kind} now"
+                                + (f"; {seat_words(who[0])} is to act" if len(who) == 1 else ""))
+        ca = self.c.actions[decl.name]
+        if ca.when is not None and not self._available(decl, action.seat):
             return self._reject(decl.rule_id, "not-now", f"{action.kind!r} is not possible at this point")
         problem = None if typed else self._payload_problem(decl, action.payload)
         if problem:
-            return self._engine_reject("bad-payload", problem)
+            return self._reject(decl.rule_id, "bad-payload", problem)
         # The rules' own guards speak first, so a rejection names the specific rule;
         # the choices of the action are the last line of defence.
         try:
-            i = self.c.check[decl.name](st, action.seat, action.payload)
+            i = ca.check(st, action.seat, action.payload)
             if i >= 0:
-                g = rs.guards[decl.name][i]
+                g = ca.guards[i].clause
                 return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
-            for fname, dom in self.c.domains[decl.name]:
+            for fname, dom in ca.domains:
                 if action.payload[fname] not in dom(st, action.seat):
                     return self._reject(decl.rule_id, "not-available",
                                         f"{fname} {self._show(action.payload[fname])} is not among the choices now")
@@ -291,9 +233,10 @@ class Game:
 
     # ------------------------------------------------------------------ internals
     def _fire(self, on: str, action: Action | None = None) -> None:
-        effects = self.c.effects.get(on)
-        if not effects:
+        trigger = self.c.triggers.get(on)
+        if trigger is None:
             return
+        effects = trigger.effects
         st = self.st
         seat = action.seat if action else None
         payload = action.payload if action else None
@@ -301,23 +244,22 @@ class Game:
         if tracer is None:
             # All of this trigger's clauses in one call; a failure is charged by its line number.
             try:
-                self.c.fused[on](st, seat, payload)
+                trigger.run(st, seat, payload)
             except Exception as exc:
                 tb = exc.__traceback__
-                while tb is not None and tb.tb_frame.f_code.co_name != self.c.fused[on].__name__:
+                while tb is not None and tb.tb_frame.f_code is not trigger.run.__code__:
                     tb = tb.tb_next
                 index = (tb.tb_lineno - 1) if tb is not None else 0
-                clause = effects[min(max(index, 0), len(effects) - 1)][0]
-                raise self._runtime(clause.rule_id, exc) from None
+                effect = effects[min(max(index, 0), len(effects) - 1)]
+                raise self._runtime(effect.rule_id, exc) from None
             return
-        for clause, fn in effects:
-            before = pickle.dumps(st.v, 5) if tracer is not None else b""
+        for effect in effects:
+            before = pickle.dumps(st.v, 5)
             try:
-                fn(st, seat, payload)
+                effect.fn(st, seat, payload)
             except Exception as exc:
-                raise self._runtime(clause.rule_id, exc) from None
-            if tracer is not None:
-                tracer(clause, before, st.v)
+                raise self._runtime(effect.rule_id, exc) from None
+            tracer(effect, before, st.v)
 
     def _settle(self, before: str | None) -> None:
         # Entering a phase runs its 'enter' logic, which may move on to another phase.
@@ -333,7 +275,7 @@ class Game:
     def _payload_problem(self, decl: ActionDecl, payload: dict[str, Any]) -> str | None:
         if not isinstance(payload, dict):
             return "the payload must be a mapping"
-        checkers = self.c.checkers[decl.name]
+        checkers = self.c.actions[decl.name].checkers
         if len(payload) != len(checkers) or any(f not in payload for f in checkers):
             missing = [f for f in checkers if f not in payload]
             extra = [f for f in payload if f not in checkers]
@@ -356,9 +298,6 @@ class Game:
     def _reject(self, rule_id: str, reason: str, message: str) -> Rejection:
         srcs = tuple((s["seed"], s["lines"][0], s["lines"][1]) for s in self.rs.sources_of(rule_id))
         return Rejection(rule_id, reason, message, srcs)
-
-    def _engine_reject(self, reason: str, message: str) -> Rejection:
-        return Rejection(ENGINE_RULE, reason, message)
 
     def _runtime(self, rule_id: str, exc: Exception) -> RuleRuntimeError:
         doc = self.rs.rules.get(rule_id)
@@ -404,11 +343,11 @@ def choose_hinted(game: Game, legal: list[Action], rng: Any, greed: float = 0.85
     """
     if rng.random() >= greed:
         return choose_random(game, legal, rng)
-    hints = game.c.hint
+    actions = game.c.actions
     best: list[Action] = []
     top = None
     for a in legal:
-        fn = hints.get(a.kind)
+        fn = actions[a.kind].hint
         try:
             h = fn(game.st, a.seat, a.payload) if fn is not None else 0
         except Exception as exc:

@@ -196,8 +196,8 @@ def _cut(record: dict[str, Any], deal: int, keep_actions: int) -> dict[str, Any]
 def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[Action]]]],
                   found: dict[tuple[str, str], Golden] | None = None) -> list[Golden]:
     nt = notation(rs)
-    wanted = {(g.rule_id, g.reason) for kind, gs in rs.guards.items() for i, g in enumerate(gs)
-              if not rs.dead_guards.get(kind, [False] * len(gs))[i]}
+    wanted = {(g.clause.rule_id, g.clause.reason) for a in rs.compiled.actions.values() for g in a.guards
+              if not g.dead}
     found = found if found is not None else {}
     start = set(found)
     for seed, record, per_deal in games:

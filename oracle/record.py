@@ -13,6 +13,7 @@ from typing import Any
 from .cards import Notation, notation
 from .engine import Action, Game
 from .lang import types as T
+from .places import entry as list_entry
 from .ruleset import ActionDecl, Ruleset
 
 FORMAT = "thousand-record"
@@ -140,7 +141,7 @@ def decode_value(value: Any, t: str, nt: Notation, n_seats: int, where: str) -> 
             value = value.split()
         if not isinstance(value, list):
             raise ValueError(f"{where}: expected a list, not {value!r}")
-        return [decode_value(x, T.elem(b), nt, n_seats, f"{where}[{i}]") for i, x in enumerate(value)]
+        return [decode_value(x, T.elem(b), nt, n_seats, list_entry(where, T.elem(b), i)) for i, x in enumerate(value)]
     if b == "bool":
         if not isinstance(value, bool):
             raise ValueError(f"{where}: expected true or false, not {value!r}")
@@ -149,6 +150,7 @@ def decode_value(value: Any, t: str, nt: Notation, n_seats: int, where: str) -> 
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"{where}: expected a whole number, not {value!r}")
         if b == "seat" and not 0 <= value < n_seats:
-            raise ValueError(f"{where}: seat {value} does not exist (seats are 0 to {n_seats - 1})")
+            raise ValueError(f"{where}: there is no seat number {value}: a record numbers its seats from 0 "
+                             f"(0 to {n_seats - 1} here), or names the players")
         return value
     return value

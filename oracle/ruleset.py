@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,9 +19,11 @@ from typing import Any
 
 from .errors import Location, RuleFileError, RulesetError
 from .lang import types as T
-from .lang.compiler import ENGINE_VARS, KEYWORDS, Compiler, Define, Env, Param, Scope, VarDecl
+from .lang.compiler import ENGINE_VARS, KEYWORDS, Define, Param, VarDecl
+from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
 from .lang.stdlib import REGISTRY, DeckShape
 from .rulefile import RuleDoc, load_doc
+from .sequence import Sequence
 from .yamlpos import PosStr, plain
 
 # The only names the interpreter itself reads from the parameters: the shape of
@@ -90,7 +91,7 @@ def _load_library(root_str: str, digest: str) -> Library:
 
 
 def _no_overlay_fields(doc: RuleDoc) -> None:
-    for key in ("set", "overrides", "after", "conflicts", "requires"):
+    for key in ("set", "overrides", "after", "conflicts", "requires", "change"):
         if key in doc.data:
             k = next(k for k in doc.data if k == key)
             loc = k.location() if isinstance(k, PosStr) else doc.location()
@@ -138,33 +139,6 @@ class ParamDecl:
 
 
 @dataclass
-class ActionDecl:
-    name: str
-    rule_id: str
-    phase: str
-    actor: str
-    fields: list[tuple[str, str]]
-    choices: dict[str, PosStr]
-    sample: PosStr | None
-    weight: float = 1.0
-    prefer_low: bool = False
-    hint: PosStr | None = None
-    when: PosStr | None = None
-
-
-@dataclass
-class Clause:
-    rule_id: str
-    index: int
-    on: str
-    order: int
-    forbid: PosStr | None
-    reason: str | None
-    message: str | None
-    do: PosStr | None
-
-
-@dataclass
 class Resolved:
     """A ruleset after overlays and parameters, before compilation."""
 
@@ -175,6 +149,9 @@ class Resolved:
     params: dict[str, ParamDecl]
     values: dict[str, Any]
     set_by: dict[str, str]  # parameter -> who set its value (overlay, preset, or "override")
+    sequence: Sequence = field(default_factory=Sequence)  # every trigger's clauses, in order
+    changed_by: dict[str, list[str]] = field(default_factory=dict)  # rule -> overlays that change a part of it
+    define_owner: dict[tuple[str, str], str] = field(default_factory=dict)  # (rule, definition) -> overlay
 
 
 def resolve(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
@@ -201,6 +178,9 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     rules = {rid: copy.copy(doc) for rid, doc in lib.rules.items()}
     for rid in rules:
         rules[rid].replaced_by = []
+    seq = _core_sequence(rules)
+    changed_by: dict[str, list[str]] = {}
+    define_owner: dict[tuple[str, str], str] = {}
     applied: list[str] = []
     replaced: dict[str, str] = {}
     sets: list[tuple[str, dict[str, Any], Location]] = []
@@ -239,8 +219,15 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
             new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=[*base.replaced_by, oid])
             rules[target] = new
-        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases")):
+            if "logic" in ov.data:
+                _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
+        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
             rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
+            for c, after, before in _clauses_of(ov, oid, oid):
+                seq.insert(c, after, before, c.where)
+        for rid, change in (ov.get("change") or {}).items():
+            _apply_change(seq, rules, oid, ov, str(rid), change, define_owner)
+            changed_by.setdefault(str(rid), []).append(oid)
         if "set" in ov.data:
             sets.append((oid, ov.data["set"], ov.location()))
         for after in ov.get("after", []):
@@ -264,7 +251,94 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 raise RulesetError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where)
             values[pname] = _plain(value)
             set_by[pname] = who
-    return Resolved(name, lib, applied, rules, decls, values, set_by)
+    return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner)
+
+
+# --------------------------------------------------------------------------- clauses and their order
+
+def _clauses_of(doc: RuleDoc, rule_id: str, name_rule: str) -> list[tuple[Clause, str | None, str | None]]:
+    """A rule file's clauses, each with its anchor (``after`` or ``before``) if it names one."""
+    out: list[tuple[Clause, str | None, str | None]] = []
+    seen: set[str] = set()
+    for cl in doc.get("logic") or []:
+        cid = cl["id"]
+        where = _loc(cid, doc)
+        if str(cid) in seen:
+            raise RuleFileError(f"clause id {str(cid)!r} is used twice in {doc.id}", where)
+        seen.add(str(cid))
+        out.append((_clause(f"{name_rule}/{cid}", rule_id, cl, where),
+                    str(cl["after"]) if "after" in cl else None, str(cl["before"]) if "before" in cl else None))
+    return out
+
+
+def _clause(ref: str, rule_id: str, cl: dict[str, Any], where: Location) -> Clause:
+    message = cl.get("message")
+    # Refusals are worded in English in verdicts; the site shows both languages from the file.
+    text = str(message["en"]) if isinstance(message, dict) else str(message) if message is not None else None
+    return Clause(ref, rule_id, str(cl["on"]), cl.get("forbid"), str(cl["reason"]) if "reason" in cl else None,
+                  text, cl.get("do"), where)
+
+
+def _core_sequence(rules: dict[str, RuleDoc]) -> Sequence:
+    clauses: dict[str, Clause] = {}
+    for rid, doc in rules.items():
+        for c, after, before in _clauses_of(doc, rid, rid):
+            if after is not None or before is not None:
+                raise RuleFileError("a core clause takes its place from the sequence, not from 'after'/'before'",
+                                    c.where)
+            clauses[c.ref] = c
+    holders = [doc for doc in rules.values() if "sequence" in doc.data]
+    if len(holders) != 1:
+        raise RulesetError("exactly one core rule must state the sequence of clauses; found "
+                           + (", ".join(d.path for d in holders) or "none"))
+    holder = holders[0]
+    order = {str(on): [(str(ref), _loc(ref, holder)) for ref in refs or []]
+             for on, refs in holder.data["sequence"].items()}
+    return Sequence.from_core(order, clauses, holder.location())
+
+
+def _replace_rule_clauses(seq: Sequence, rule_id: str,
+                          new: list[tuple[Clause, str | None, str | None]]) -> None:
+    """A whole rule replaced: a new clause with an old clause's id takes its place; the rest are placed."""
+    old = {c.ref: c for c in seq.clauses() if c.ref.startswith(rule_id + "/")}
+    pending = []
+    for c, after, before in new:
+        if c.ref in old and old[c.ref].on == c.on and after is None and before is None:
+            seq.replace(old.pop(c.ref), c)
+        else:
+            pending.append((c, after, before))
+    for c in old.values():
+        seq.drop(c)
+    for c, after, before in pending:
+        seq.insert(c, after, before, c.where)
+
+
+def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDoc, rid: str,
+                  change: dict[str, Any], define_owner: dict[tuple[str, str], str]) -> None:
+    """One overlay's change to one named part of a rule: a clause replaced or dropped, a definition replaced."""
+    if rid not in rules:
+        raise RulesetError(f"overlay {oid!r} changes rule {rid!r}, which does not exist" + _near(rid, rules),
+                           _loc(next((k for k in ov.data["change"] if k == rid), rid), ov))
+    for cid, fields in (change.get("replace") or {}).items():
+        old = seq.find(f"{rid}/{cid}", _loc(cid, ov))
+        merged = {"on": old.on, "forbid": old.forbid, "reason": old.reason, "message": old.message, "do": old.do}
+        merged.update({str(k): v for k, v in fields.items()})
+        if merged.get("forbid") is not None and merged.get("do") is not None:
+            raise RuleFileError(f"clause {old.ref!r} would both forbid and do", _loc(cid, ov))
+        seq.replace(old, _clause(old.ref, oid, {k: v for k, v in merged.items() if v is not None}, _loc(cid, ov)))
+    for cid in change.get("drop") or []:
+        seq.drop(seq.find(f"{rid}/{cid}", _loc(cid, ov)))
+    if change.get("define"):
+        base = rules[rid]
+        defines = dict(base.data.get("define") or {})
+        for dname, spec in change["define"].items():
+            if dname not in defines:
+                raise RulesetError(f"overlay {oid!r} replaces definition {str(dname)!r} of rule {rid!r}, which has "
+                                   f"no such definition" + _near(str(dname), defines), _loc(dname, ov))
+            defines[dname] = spec
+            define_owner[(rid, str(dname))] = oid
+        rules[rid] = RuleDoc(rid, base.path, {**base.data, "define": defines}, origin=base.origin,
+                             replaced_by=base.replaced_by)
 
 
 def _loc(value: Any, doc: RuleDoc) -> Location:
@@ -369,29 +443,77 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
 
 @dataclass
 class Ruleset:
-    """A compiled ruleset: what the interpreter runs."""
+    """A compiled ruleset: what the interpreter runs.
+
+    ``program`` is what the rules declare (pack, parameters, state layout, actions, each
+    trigger's clauses in order); ``compiled`` holds, for each action and each trigger, the
+    compiled functions themselves.
+    """
 
     name: str
     resolved: Resolved
-    deck: DeckShape
-    players: int
-    params: dict[str, Param]
-    vars: dict[str, VarDecl]
-    phases: list[str]
-    actions: dict[str, ActionDecl]
-    guards: dict[str, list[Clause]]
-    effects: dict[str, list[Clause]]
-    fns: dict[str, Callable[..., Any]]
+    program: Program
+    compiled: CompiledProgram
     key: str
-    action_rule: dict[str, str] = field(default_factory=dict)
-    # For coverage: the rules each compiled function, and each guard, depends on.
-    fn_deps: dict[str, set[str]] = field(default_factory=dict)
-    guard_deps: dict[str, list[set[str]]] = field(default_factory=dict)
-    writes: dict[str, set[str]] = field(default_factory=dict)  # rule id -> variables its effects assign
     marks: dict[str, dict[str, str]] = field(default_factory=dict)  # mark -> symbol, en, ru
-    logic_rules: set[str] = field(default_factory=set)
-    fn_writes: dict[str, set[str]] = field(default_factory=dict)
-    dead_guards: dict[str, list[bool]] = field(default_factory=dict)
+
+    @property
+    def deck(self) -> DeckShape:
+        return self.program.deck
+
+    @property
+    def players(self) -> int:
+        return int(self.program.params[SEATS_PARAM].value)
+
+    @property
+    def params(self) -> dict[str, Param]:
+        return self.program.params
+
+    @property
+    def vars(self) -> dict[str, VarDecl]:
+        return self.program.vars
+
+    @property
+    def phases(self) -> list[str]:
+        return self.program.phases
+
+    @property
+    def actions(self) -> dict[str, ActionDecl]:
+        return self.program.actions
+
+    @property
+    def action_rule(self) -> dict[str, str]:
+        """Action -> the rule that declares it."""
+        return {name: a.rule_id for name, a in self.program.actions.items()}
+
+    @property
+    def logic_rules(self) -> set[str]:
+        return self.program.logic_rules
+
+    def action(self, name: str) -> CompiledAction:
+        return self.compiled.actions[name]
+
+    def trigger(self, on: str) -> Trigger | None:
+        return self.compiled.triggers.get(on)
+
+    @property
+    def guards(self) -> dict[str, list[Clause]]:
+        """Each action's guard clauses, in the order they are asked."""
+        return {name: [g.clause for g in a.guards] for name, a in self.compiled.actions.items()}
+
+    @property
+    def effects(self) -> dict[str, list[Clause]]:
+        """Each trigger's effect clauses, in the order they run."""
+        return {on: [e.clause for e in t.effects] for on, t in self.compiled.triggers.items()}
+
+    @property
+    def writes(self) -> dict[str, set[str]]:
+        """Rule id -> the state variables its effects assign."""
+        out: dict[str, set[str]] = {}
+        for t in self.compiled.triggers.values():
+            for e in t.effects:
+                out.setdefault(e.rule_id, set()).update(e.writes)
+        return out
 
     @property
     def recorded(self) -> list[VarDecl]:
@@ -443,14 +565,15 @@ def compile_resolved(res: Resolved) -> Ruleset:
                                else None) from None
 
     phases: list[str] = []
+    phase_rule: dict[str, str] = {}
     vars_: dict[str, VarDecl] = {}
     defines: dict[str, Define] = {}
     actions: dict[str, ActionDecl] = {}
-    clauses: list[Clause] = []
     for rid, doc in rules.items():
         for ph in doc.get("phases", []) or []:
             if str(ph) not in phases:
                 phases.append(str(ph))
+                phase_rule[str(ph)] = rid
         for vname, spec in (doc.get("state") or {}).items():
             where = vname.location() if isinstance(vname, PosStr) else doc.location()
             if str(vname) in vars_ or str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
@@ -478,7 +601,8 @@ def compile_resolved(res: Resolved) -> Ruleset:
             ret = T.normalize(str(spec["returns"]))
             if "expr" not in spec:
                 raise RuleFileError(f"definition {str(dname)!r} needs an 'expr'", where)
-            defines[str(dname)] = Define(str(dname), args, ret, spec["expr"], rid, False)
+            owner = res.define_owner.get((rid, str(dname)), rid)
+            defines[str(dname)] = Define(str(dname), args, ret, spec["expr"], owner, False)
         for aname, spec in (doc.get("actions") or {}).items():
             where = aname.location() if isinstance(aname, PosStr) else doc.location()
             if str(aname) in actions:
@@ -495,123 +619,37 @@ def compile_resolved(res: Resolved) -> Ruleset:
             hints = spec.get("random") or {}
             actions[str(aname)] = ActionDecl(str(aname), rid, str(spec["phase"]), str(spec.get("actor", "turn")),
                                              fields, choices, spec.get("sample"), float(hints.get("weight", 1.0)),
-                                             hints.get("prefer") == "low", hints.get("hint"), spec.get("when"))
-        for i, cl in enumerate(doc.get("logic") or []):
-            clauses.append(Clause(rid, i, str(cl["on"]), int(cl.get("order", 50)), cl.get("forbid"),
-                                  str(cl["reason"]) if "reason" in cl else None,
-                                  str(cl["message"]) if "message" in cl else None, cl.get("do")))
+                                             hints.get("prefer") == "low", hints.get("hint"), spec.get("when"),
+                                             where)
 
     marks: dict[str, dict[str, str]] = {}
     for doc in rules.values():
         for mname, spec in (doc.get("marks") or {}).items():
             marks[str(mname)] = {k: str(v) for k, v in spec.items()}
-    logic_rules = {rid for rid, doc in rules.items() if doc.get("logic") or doc.get("define") or doc.get("actions")}
-    env = Env(deck, vars_, params, defines, set(phases), marks=set(marks), logic_rules=logic_rules)
+    logic_rules = {rid for rid, doc in rules.items()
+                   if doc.get("logic") or doc.get("define") or doc.get("actions") or doc.get("change")}
+    logic_rules |= set(res.define_owner.values())
+    logic_rules |= {c.rule_id for c in res.sequence.clauses()}
     for a in actions.values():
-        if a.phase not in env.phases:
+        if a.phase not in phases:
             raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}", rules[a.rule_id].location())
-    guards: dict[str, list[Clause]] = {a: [] for a in actions}
-    effects: dict[str, list[Clause]] = {}
-    for cl in clauses:
-        doc = rules[cl.rule_id]
-        on = cl.on
-        valid_on = on in actions or on == "start" or (on.startswith("enter ") and on[6:] in env.phases)
+    sequence: dict[str, list[Clause]] = {}
+    for on, row in res.sequence.by_trigger.items():
+        if not row:
+            continue
+        valid_on = on in actions or on == "start" or (on.startswith("enter ") and on[6:] in phases)
         if not valid_on:
             raise RuleFileError(f"clause 'on: {on}' names no action, 'start' or 'enter <phase>'"
-                                + _near(on, list(actions) + [f"enter {p}" for p in phases]), _loc(cl.on, doc)
-                                if isinstance(cl.on, PosStr) else doc.location())
-        if cl.forbid is not None:
-            if on not in actions:
-                raise RuleFileError("'forbid' clauses guard actions; this one is on an event", doc.location())
-            guards[on].append(cl)
-        else:
-            effects.setdefault(on, []).append(cl)
-    for on in effects:
-        effects[on].sort(key=lambda c: c.order)
-    for on in guards:
-        guards[on].sort(key=lambda c: c.order)
-
-    comp = Compiler(env)
-    for aname, a in actions.items():
-        scope = Scope()
-        scope.bind("actor", "local", "actor", "seat")
-        for f, t in a.fields:
-            if env.kind_of(f) in ("var", "param"):
-                raise RuleFileError(f"payload field {f!r} of action {aname!r} clashes with a "
-                                    f"{env.kind_of(f)} of that name", rules[a.rule_id].location())
-            scope.bind(f, "payload", f"p_{f}", t)
-        enumerable = [(f, t) for f, t in a.fields if f in a.choices]
-        if a.sample is None or enumerable:
-            comp.guard_fns(aname, enumerable, [(a.choices[f], a.rule_id) for f, _ in enumerable],
-                           [(c.forbid, c.rule_id) for c in guards[aname]], scope, [f for f, _ in a.fields])
-            for f, t in enumerable:
-                s2 = Scope()
-                s2.bind("actor", "local", "actor", "seat")
-                comp.expr_fn(f"dom_{aname.replace('-', '_')}_{f}", a.choices[f], a.rule_id, s2, T.list_of(t),
-                             ["st", "actor"])
-        else:
-            comp.guard_fns(aname, [], [], [(c.forbid, c.rule_id) for c in guards[aname]], _payload_scope(a),
-                           [f for f, _ in a.fields])
-        if a.when is not None:
-            s4 = Scope()
-            s4.bind("actor", "local", "actor", "seat")
-            comp.expr_fn(f"when_{aname.replace('-', '_')}", a.when, a.rule_id, s4, "bool", ["st", "actor"])
-        if a.hint is not None:
-            comp.expr_fn(f"hint_{aname.replace('-', '_')}", a.hint, a.rule_id, _payload_scope(a), "int",
-                         ["st", "actor", "a"], unpack=[f for f, _ in a.fields])
-        if a.sample is not None:
-            s3 = Scope()
-            s3.bind("actor", "local", "actor", "seat")
-            comp.block_fn(f"smp_{aname.replace('-', '_')}", a.sample, a.rule_id, s3, ["st", "actor"],
-                          allow_return=True, allow_random=True)
-    for on, cls in effects.items():
-        for cl in cls:
-            scope = Scope()
-            fields: list[str] = []
-            if on in actions:
-                scope.bind("actor", "local", "actor", "seat")
-                for f, t in actions[on].fields:
-                    scope.bind(f, "payload", f"p_{f}", t)
-                fields = [f for f, _ in actions[on].fields]
-            comp.block_fn(_effect_name(cl), cl.do, cl.rule_id, scope, ["st", "actor", "a"], unpack=fields)
-        fields = [f for f, _ in actions[on].fields] if on in actions else []
-        comp.fuse(_fused_name(on), [_effect_name(cl) for cl in cls], ["st", "actor", "a"], fields)
-    fns = comp.build(f"<ruleset {res.name}>")
-    players = params[SEATS_PARAM].value
+                                + _near(on, list(actions) + [f"enter {p}" for p in phases]), row[0].where)
+        for c in row:
+            if c.forbid is not None and on not in actions:
+                raise RuleFileError("'forbid' clauses guard actions; this one is on an event", c.where)
+        sequence[on] = list(row)
+    program = Program(deck, params, vars_, defines, phases, actions, sequence, set(marks), logic_rules, phase_rule)
+    compiled = compile_program(program, f"<ruleset {res.name}>")
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
                                                                                   key=str))).encode()).hexdigest()
-    rs = Ruleset(res.name, res, deck, players, params, vars_, phases, actions, guards, effects, fns, key)
-    rs.action_rule = {a.name: a.rule_id for a in actions.values()}
-    rs.marks = marks
-    # Coverage credits a rule through its own logic and the definitions it lends; a rule
-    # that is only data (values, no logic) is credited wherever its parameters are used.
-    rs.fn_deps = {f: d | {r for r in comp.fn_param_deps.get(f, set()) if r not in logic_rules}
-                  for f, d in comp.fn_deps.items()}
-    rs.logic_rules = logic_rules
-    rs.fn_writes = comp.fn_writes
-    rs.dead_guards = comp.dead_guards
-    rs.guard_deps = comp.guard_deps
-    for cls in effects.values():
-        for cl in cls:
-            rs.writes.setdefault(cl.rule_id, set()).update(comp.fn_writes.get(_effect_name(cl), set()))
-    return rs
-
-
-def _payload_scope(a: ActionDecl) -> Scope:
-    scope = Scope()
-    scope.bind("actor", "local", "actor", "seat")
-    for f, t in a.fields:
-        scope.bind(f, "payload", f"p_{f}", t)
-    return scope
-
-
-def _fused_name(on: str) -> str:
-    return "run_" + "".join(ch if ch.isalnum() else "_" for ch in on)
-
-
-def _effect_name(cl: Clause) -> str:
-    safe = "".join(ch if ch.isalnum() else "_" for ch in cl.rule_id)
-    return f"eff_{safe}_{cl.index}"
+    return Ruleset(res.name, res, program, compiled, key, marks)
 
 
 _CACHE: dict[str, Ruleset] = {}

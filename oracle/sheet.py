@@ -4,13 +4,57 @@ from __future__ import annotations
 
 from typing import Any
 
+from .errors import InputError
+from .plural import count
 from .ruleset import Ruleset
 
+# The sheet's own words; the marks and their legend come from the rule files.
+WORDS: dict[str, dict[str, str]] = {
+    "number": {"en": "#", "ru": "№"},
+    "dealer": {"en": "dealer", "ru": "сдаёт"},
+    "contract": {"en": "contract", "ru": "заказ"},
+    "winner": {"en": "winner: {who}", "ru": "победитель: {who}"},
+    "shown": {"en": "deals {first}–{last} of {total}", "ru": "партии {first}–{last} из {total}"},
+    "none": {"en": "no deal was scored", "ru": "ни одна партия не доиграна"},
+}
 
-def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: str = "en") -> str:
-    """A text table: deal, dealer, contract, then per player the deal's points, the total and marks."""
+
+def word(key: str, lang: str, **fmt: object) -> str:
+    text = WORDS[key][lang]
+    return text.format(**fmt) if fmt else text
+
+
+def parse_range(text: str) -> tuple[int, int | None]:
+    """``--deals`` as people write it, counting from 1: ``3-7``, ``5`` (one deal), ``10-`` (to the end)."""
+    first, sep, last = text.partition("-")
+    if not (first.strip() or last.strip()):
+        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
+    try:
+        a = int(first) if first.strip() else 1
+        b = (int(last) if last.strip() else None) if sep else a
+    except ValueError:
+        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)") from None
+    if a < 1 or (b is not None and b < a):
+        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
+    return a, b
+
+
+def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: str = "en",
+           deals: tuple[int, int | None] | None = None) -> str:
+    """A text table: deal, dealer, contract, then per player the deal's points, the total and marks.
+
+    ``deals`` keeps only the rows from the first to the last deal number given (1-based, inclusive);
+    totals stay the running totals of the whole game.
+    """
+    shown = sheet
+    if deals is not None:
+        first, last = deals
+        shown = [row for row in sheet if first <= row["deal"] + 1 and (last is None or row["deal"] + 1 <= last)]
+        if sheet and not shown:
+            raise InputError(f"--deals {first}-{'' if last is None else last}: the record scores "
+                             f"{count(len(sheet), 'deal')}")
     rows = []
-    for row in sheet:
+    for row in shown:
         decl = row.get("declarer")
         contract = ""
         if decl is not None:
@@ -26,15 +70,23 @@ def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: s
             cells.append(f"{delta:+d} {total}" + (f" {marks}" if marks else ""))
         rows.append((str(row["deal"] + 1), players[row["dealer"]], contract, cells))
     # Columns as wide as their widest entry, so marks never run into the next player.
-    w_contract = max([len("contract"), *(len(r[2]) for r in rows)])
-    w_dealer = max([len("dealer"), *(len(p) for p in players)])
+    h_num, h_dealer, h_contract = word("number", lang), word("dealer", lang), word("contract", lang)
+    w_num = max([3, *(len(r[0]) for r in rows)])
+    w_contract = max([len(h_contract), *(len(r[2]) for r in rows)])
+    w_dealer = max([len(h_dealer), *(len(p) for p in players)])
     w_cell = max([*(len(p) for p in players), *(len(c) for r in rows for c in r[3])]) + 3
-    head = f"{'#':>3}  {'dealer':<{w_dealer}}  {'contract':<{w_contract}}" + "".join(f"{p:>{w_cell}}" for p in players)
+    head = (f"{h_num:>{w_num}}  {h_dealer:<{w_dealer}}  {h_contract:<{w_contract}}"
+            + "".join(f"{p:>{w_cell}}" for p in players))
     lines = [head, "-" * len(head)]
     for num, dealer, contract, cells in rows:
-        lines.append(f"{num:>3}  {dealer:<{w_dealer}}  {contract:<{w_contract}}" + "".join(f"{c:>{w_cell}}"
-                                                                                        for c in cells))
-    used = {m for row in sheet for m, _ in row.get("marks", [])}
+        lines.append(f"{num:>{w_num}}  {dealer:<{w_dealer}}  {contract:<{w_contract}}"
+                     + "".join(f"{c:>{w_cell}}" for c in cells))
+    if not sheet:
+        lines.append(word("none", lang))
+    elif deals is not None:
+        lines.append("")
+        lines.append(word("shown", lang, first=rows[0][0], last=rows[-1][0], total=len(sheet)))
+    used = {m for row in shown for m, _ in row.get("marks", [])}
     if used:
         legend = ", ".join(f"{rs.marks[m]['symbol']} {rs.marks[m][lang]}" for m in sorted(used) if m in rs.marks)
         lines.append("")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class State:
-    __slots__ = ("events", "marks", "rng", "rs", "sheet", "v")
+    __slots__ = ("events", "marks", "rng", "rs", "set_by", "sheet", "v")
 
     def __init__(self, rs: Ruleset, n_seats: int, dealer: int, seed: int | None) -> None:
         self.rs = rs
@@ -26,6 +26,8 @@ class State:
         self.marks: list[tuple[str, int]] = []
         # Everything that happened in this deal, for rule coverage: (rule id, kind).
         self.events: list[tuple[str, str]] = []
+        # The rule that last assigned each of the engine's blamed variables (turn, phase, dealer, game_over).
+        self.set_by: dict[str, str] = {}
         v: dict[str, Any] = {
             "seats": list(range(n_seats)),
             "n_seats": n_seats,
@@ -77,6 +79,7 @@ class State:
             "sheet": copy.deepcopy(self.sheet),
             "marks": [[w, s] for w, s in self.marks],
             "rng": _rng_to_json(self.rng),
+            "set_by": dict(self.set_by),
         }
 
     @classmethod
@@ -92,6 +95,7 @@ class State:
         st.v = copy.deepcopy(v)
         st.sheet = copy.deepcopy(data.get("sheet", []))
         st.marks = [(str(w), int(s)) for w, s in data.get("marks", [])]
+        st.set_by = {str(k): str(r) for k, r in (data.get("set_by") or {}).items()}
         if "rng" in data:
             st.rng.setstate(_rng_from_json(data["rng"]))
         return st

@@ -19,6 +19,7 @@ import jsonschema
 import yaml
 
 from .errors import InputError, Location, RuleFileError
+from .places import place
 from .yamlpos import _Loader, load_yaml_text, plain
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -108,7 +109,7 @@ def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
 
 def full_schema_errors(data: Any) -> list[str]:
     """Every schema error of a whole record, deals included (for tests and `--strict-schema`)."""
-    return [f"{'/'.join(str(x) for x in e.absolute_path)}: {e.message}" for e in _validator().iter_errors(data)]
+    return [f"{place(e.absolute_path)}: {e.message}" for e in _validator().iter_errors(data)]
 
 
 def parse_record(text: str, name: str) -> RecordFile:
@@ -140,7 +141,7 @@ def parse_record(text: str, name: str) -> RecordFile:
     errors = sorted(_validator().iter_errors(header), key=lambda e: [str(x) for x in e.absolute_path])
     if errors:
         err = min(errors, key=lambda e: len(e.absolute_path))
-        where = "/".join(str(x) for x in err.absolute_path) or "(top level)"
+        where = place(err.absolute_path)
         msg = err.message
         if err.validator == "additionalProperties":
             msg = msg.replace("Additional properties are not allowed", "unknown field(s)")

@@ -18,8 +18,10 @@ from .cards import Notation, notation
 from .engine import Action, Game
 from .errors import InputError, Location, OracleError
 from .lang import types as T
+from .places import in_game, place
 from .record import decode_value, encode_action, is_chance, sheet_value
 from .ruleset import Ruleset, load_library, load_ruleset
+from .sources import cite_lines
 from .transcript import RecordFile
 
 RECORD_RULE = "record"
@@ -40,21 +42,16 @@ class Violation:
     location: Location
 
     def to_json(self) -> dict[str, Any]:
-        return {"deal": self.deal, "action": self.action, "seat": self.seat, "player": self.seat_name,
+        return {"deal": self.deal, "action": self.action,
+                "seat": None if self.seat is None else self.seat + 1, "player": self.seat_name,
                 "what": self.what, "rule": self.rule, "reason": self.reason, "message": self.message,
                 "sources": self.sources, "file": self.location.file, "line": self.location.line,
                 "column": self.location.column}
 
     def format(self) -> str:
-        where = []
-        if self.deal is not None:
-            where.append(f"deal {self.deal}")
-        if self.action is not None:
-            where.append(f"action {self.action}")
-        if self.seat is not None:
-            where.append(f"seat {self.seat}" + (f" ({self.seat_name})" if self.seat_name else ""))
-        head = f"{self.location}: " + ", ".join(where) + (": " if where else "") + self.what
-        srcs = "; ".join(f"{s['seed']} lines {s['lines'][0]}-{s['lines'][1]}" for s in self.sources)
+        where = in_game(self.deal, self.action, self.seat, self.seat_name)
+        head = f"{self.location}: " + where + (": " if where else "") + self.what
+        srcs = cite_lines(self.sources)
         out = f"{head}\n    rule {self.rule} [{self.reason}]: {self.message}"
         if srcs:
             out += f"\n    sources: {srcs}"
@@ -166,14 +163,16 @@ class Replayer:
     def seat(self, value: Any, *path: Any) -> int:
         n = len(self.players)
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise InputError(f"a seat is a player's name or a number, not {value!r}", self.rec.locate(*path))
+            raise InputError(f"{place(path)}: a seat is a player's name or a number, not {value!r}",
+                             self.rec.locate(*path))
         if isinstance(value, int):
             if 0 <= value < n:
                 return value
-            raise InputError(f"seat {value} does not exist (seats are 0 to {n - 1})", self.rec.locate(*path))
+            raise InputError(f"{place(path)}: there is no seat number {value}: a record numbers its seats from 0 "
+                             f"(0 to {n - 1} here), or names the players", self.rec.locate(*path))
         if value in self.players:
             return self.players.index(value)
-        raise InputError(f"unknown player {value!r}; the players are {', '.join(self.players)}",
+        raise InputError(f"{place(path)}: unknown player {value!r}; the players are {', '.join(self.players)}",
                          self.rec.locate(*path))
 
     def value(self, v: Any, t: str, *path: Any) -> Any:
@@ -192,12 +191,12 @@ class Replayer:
                 out[self.seat(who, *path, who)] = self.value(cards, "cards", *path, who)
             return out
         try:
-            return decode_value(v, t, self.nt, len(self.players), "/".join(str(p) for p in path))
+            return decode_value(v, t, self.nt, len(self.players), place(path))
         except ValueError as exc:
             raise InputError(str(exc), self.rec.locate(*path)) from None
 
     def describe(self, action: Action) -> str:
-        j = encode_action(self.rs, self.nt, action)
+        j = encode_action(self.rs, self.nt, action, self.players)  # seats by name, as people say them
         parts = [j.pop("action")]
         j.pop("seat")
         parts += [f"{k}={'yes' if v is True else 'no' if v is False else v}" for k, v in j.items()]
@@ -223,10 +222,10 @@ class Replayer:
             for var, val in (st.get("state") or {}).items():
                 decl = self.rs.vars.get(var)
                 if decl is None or decl.lifetime != "game" or decl.scope != "seat" or decl.zone:
-                    raise InputError(f"start/state: {var!r} is not a per-player game variable of ruleset "
+                    raise InputError(f"start, state: {var!r} is not a per-player game variable of ruleset "
                                      f"{self.rs.name!r}", self.rec.locate("start", "state", var))
                 if not isinstance(val, list) or len(val) != len(self.players):
-                    raise InputError(f"start/state/{var}: give one value per player", self.rec.locate("start",
+                    raise InputError(f"start, state, {var}: give one value per player", self.rec.locate("start",
                                                                                                      "state", var))
                 game.v[var] = [self.value(x, decl.type, "start", "state", var, i) for i, x in enumerate(val)]
         else:
@@ -261,11 +260,12 @@ class Replayer:
         applied: list[Action] = []
         used_chance: set[str] = set()
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
-            raise InputError(f"deals/{di}: a deal is a mapping with a list of 'actions'", self.rec.locate("deals", di))
+            raise InputError(f"{place(('deals', di))}: a deal is a mapping with a list of 'actions'",
+                             self.rec.locate("deals", di))
         chance_fields = {f for a in self.rs.actions.values() if is_chance(a) for f, _ in a.fields}
         for key in deal:
             if key not in ("dealer", "actions", "result") and key not in chance_fields:
-                raise InputError(f"deals/{di}: unknown field {key!r}", self.rec.locate("deals", di, key))
+                raise InputError(f"{place(('deals', di))}: unknown field {key!r}", self.rec.locate("deals", di, key))
         actions = deal["actions"]
         ai = 0
         looked: tuple[str, int] | None = None
@@ -281,7 +281,7 @@ class Replayer:
                 if missing:
                     if ai == 0 and not actions and last:
                         return  # a record may stop before the next deal is dealt
-                    raise InputError(f"deals/{di}: the deal needs {', '.join(missing)}",
+                    raise InputError(f"{place(('deals', di))}: the deal needs {', '.join(missing)}",
                                      self.rec.locate("deals", di))
                 payload = {f: self.value(deal[f], t, "deals", di, f) for f, t in decl.fields}
                 action = Action(decl.name, game.actors(decl)[0], payload)
@@ -329,7 +329,7 @@ class Replayer:
                     else:
                         return Action(a["action"], seat, payload)
         if not isinstance(a, dict) or "seat" not in a or not isinstance(a.get("action"), str):
-            raise InputError(f"deals/{di}/actions/{ai}: an action is a mapping with 'seat' and 'action'",
+            raise InputError(f"{place(('deals', di, 'actions', ai))}: an action is a mapping with 'seat' and 'action'",
                              self.rec.locate("deals", di, "actions", ai))
         kind = a["action"]
         decl = self.rs.actions.get(kind)
@@ -343,8 +343,9 @@ class Replayer:
         fields = dict(decl.fields)
         for k in a:
             if k not in ("seat", "action") and k not in fields:
-                raise InputError(f"action {kind!r} has no field {k!r}; its fields are "
-                                 + (", ".join(fields) or "none"), self.rec.locate("deals", di, "actions", ai, k))
+                raise InputError(f"{place(('deals', di, 'actions', ai))}: action {kind!r} has no field {k!r}; "
+                                 "its fields are " + (", ".join(fields) or "none"),
+                                 self.rec.locate("deals", di, "actions", ai, k))
         payload: dict[str, Any] = {}
         for f, t in decl.fields:
             if f in a:
@@ -354,7 +355,8 @@ class Replayer:
             elif T.nullable(t):
                 payload[f] = None
             else:
-                raise InputError(f"action {kind!r} needs the field {f!r}", self.rec.locate("deals", di, "actions", ai))
+                raise InputError(f"{place(('deals', di, 'actions', ai))}: action {kind!r} needs the field {f!r}",
+                                 self.rec.locate("deals", di, "actions", ai))
         return Action(kind, seat, payload)
 
     def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
@@ -371,7 +373,7 @@ class Replayer:
                                                                          self.players):
                 continue  # written exactly as the oracle would write it
             if key not in row:
-                raise InputError(f"deals/{di}/result: {key!r} is not on the score sheet of ruleset "
+                raise InputError(f"{place(('deals', di, 'result'))}: {key!r} is not on the score sheet of ruleset "
                                  f"{self.rs.name!r}; it has {', '.join(k for k in row if k != 'deal')}",
                                  self.rec.locate("deals", di, "result", key))
             got = row[key]
@@ -385,7 +387,7 @@ class Replayer:
             t = decl.type if decl is not None else "any"
             if decl is not None and decl.scope == "seat":
                 if not isinstance(want_raw, list) or len(want_raw) != len(self.players):
-                    raise InputError(f"deals/{di}/result/{key}: give one value per player",
+                    raise InputError(f"{place(('deals', di, 'result', key))}: give one value per player",
                                      self.rec.locate("deals", di, "result", key))
                 want = [self.value(x, t, "deals", di, "result", key, i) for i, x in enumerate(want_raw)]
                 bad = [i for i in range(len(want)) if want[i] != got[i]]

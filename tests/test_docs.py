@@ -96,6 +96,79 @@ def test_hand_written_pages_exist_in_both_languages() -> None:
             assert (folder / name).is_file(), f"{folder / name} is missing (every hand-written page needs {LANGS})"
 
 
+def _markdown_pages() -> list[Path]:
+    return sorted(p for p in DOCS.rglob("*.md") if "_data" not in p.parts and "_theme" not in p.parts)
+
+
+def test_every_page_that_names_a_source_says_which_text_it_is() -> None:
+    # A short name (F0 …) in the text must be defined as an abbreviation on the same page, so that it shows the
+    # source's title on hover; and the sources page gives each text's title and what it is.
+    from oracle.sources import load_sources
+
+    sources = load_sources()
+    assert sorted(s.short for s in sources.values()) == ["F0", "F1", "F2", "F3"]
+    unexplained = []
+    for page in _markdown_pages():
+        text = page.read_text(encoding="utf-8")
+        defined = set(re.findall(r"^\*\[(F\d+)\]: \S", text, re.M))
+        body = re.sub(r"^\*\[F\d+\]:.*$", "", text, flags=re.M)
+        used = set(re.findall(r"\bF\d+\b", re.sub(r"`[^`]*`", "", body)))
+        if used - defined:
+            unexplained.append(f"{page.relative_to(DOCS)}: {sorted(used - defined)}")
+    assert not unexplained, "\n".join(unexplained[:20])
+    for suffix in ("", ".ru"):
+        page = (GENERATED / f"reference/sources{suffix}.md").read_text(encoding="utf-8")
+        for s in sources.values():
+            assert f"{{#{s.short.lower()}}}" in page and s.title.split("«")[0].strip() in page
+            assert s.about["en" if not suffix else "ru"].split(".")[0] in _words(page)
+
+
+def test_citations_are_merged_on_rule_pages() -> None:
+    # "F0 10, 62, 201" once per file, not one row or "lines 10-10" per citation.
+    page = (GENERATED / "rules/barrel/threshold.md").read_text(encoding="utf-8")
+    sources = page[page.index("## Sources"):]
+    rows = [line for line in sources.splitlines() if line.startswith("| [F")]
+    assert [r.split("]")[0] for r in rows] == ["| [F0", "| [F1", "| [F2", "| [F3"]
+    assert "| 35, 75, 215, 276, 278–280 |" in rows[0], rows[0]
+    assert "lines" not in " ".join(rows) and "35–35" not in page
+
+
+def test_preset_page_counts_its_rules_one_way() -> None:
+    # The header and the rules section must give the same numbers (47 rules: 42 core and 5 from overlays).
+    for page in sorted((GENERATED / "presets").glob("*.ru.md")):
+        text = page.read_text(encoding="utf-8")
+        if page.name == "index.ru.md":
+            continue
+        total, core = map(int, re.search(r"Правил: (\d+) \(из них основных без изменений: (\d+)\)", text).groups())
+        said = re.search(r"играет по (\d+) \[основным правилам\][^\n]*?(?:и по (\d+),|без изменений)", text)
+        assert said and int(said.group(1)) == core, page.name
+        assert int(said.group(2) or 0) == total - core, page.name
+
+
+def test_russian_cli_page_has_a_russian_help_for_every_option() -> None:
+    import argparse
+
+    from oracle.cli import build_parser
+    from oracle.docgen import cli_ru
+
+    missing = []
+    parser = build_parser()
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    pairs = [("", parser)] + [(name, p) for sub in subs for name, p in sub.choices.items()]
+    for command, p in pairs:
+        if command and command not in cli_ru.COMMANDS:
+            missing.append(f"command {command}")
+        for act in p._actions:
+            if isinstance(act, argparse._HelpAction | argparse._SubParsersAction) or act.help == argparse.SUPPRESS:
+                continue
+            key = act.option_strings[0] if act.option_strings else act.dest
+            if (command, key) not in cli_ru.OPTIONS:
+                missing.append(f"{command or 'thousand'} {key}")
+    assert not missing, "no Russian help in oracle/docgen/cli_ru.py for: " + ", ".join(missing)
+    page = (GENERATED / "reference/cli.ru.md").read_text(encoding="utf-8")
+    assert "{play,validate" not in page, "the usage line lists every command and runs off the page"
+
+
 def test_docs_command_writes_and_refuses_foreign_folders(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "generated"
     assert main(["docs", "--out", str(out), "--data", str(DATA)]) == 0
@@ -136,6 +209,52 @@ def test_mkdocs_build_strict_has_no_warnings(site: Path) -> None:
         prefix = "" if lang == "en" else f"{lang}/"
         assert (site / prefix / "index.html").is_file(), f"no {lang} home page"
         assert (site / prefix / "generated" / "matrix" / "index.html").is_file(), f"no {lang} matrix"
+
+
+def _node() -> str | None:
+    return shutil.which("node")
+
+
+_SEARCH_FILTER = r"""
+const fs = require("fs"), vm = require("vm");
+const [script, index, lang] = process.argv.slice(2);
+const sent = [];
+class Worker { postMessage(m) { sent.push(m); } }
+const context = { Worker, document: { documentElement: { lang } }, Array, Object };
+vm.runInNewContext(fs.readFileSync(script, "utf8"), context);
+const data = JSON.parse(fs.readFileSync(index, "utf8"));
+new context.Worker().postMessage({ type: 0, data: { config: data.config, docs: data.docs } });
+new context.Worker().postMessage({ type: 2, data: "query" });
+const setup = sent[0].data;
+console.log(JSON.stringify({ all: data.docs.length, kept: setup.docs.map(d => d.location), lang: setup.config.lang,
+                             other: sent[1] }));
+"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_keeps_to_the_pages_language(site: Path, lang: str, tmp_path: Path) -> None:
+    # The one index of both languages reaches Material's search worker through the filter, which the page
+    # loads before Material's own script; run the filter on the built index as the page would.
+    home = (site / ("" if lang == "en" else lang) / "index.html").read_text(encoding="utf-8")
+    assert home.index("javascripts/search-language.js") < home.index("assets/javascripts/bundle."), \
+        "the search filter must load before Material's bundle"
+    if _node() is None:
+        pytest.skip("node is not installed: the search filter cannot be run")
+    probe = tmp_path / "probe.js"
+    probe.write_text(_SEARCH_FILTER, encoding="utf-8")
+    index = site / "search" / "search_index.json"
+    script = site / "javascripts" / "search-language.js"
+    proc = subprocess.run([str(_node()), str(probe), str(script), str(index), lang],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = yaml.safe_load(proc.stdout)
+    ru = [loc for loc in out["kept"] if loc.startswith("ru/")]
+    assert out["kept"] and out["all"] > len(out["kept"]), "the filter kept everything or nothing"
+    if lang == "ru":
+        assert len(ru) == len(out["kept"]) and out["lang"] == ["ru"]
+    else:
+        assert not ru
+    assert out["other"] == {"type": 2, "data": "query"}, "messages other than the setup must pass unchanged"
 
 
 class _Links(HTMLParser):

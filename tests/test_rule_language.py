@@ -95,7 +95,7 @@ def test_unknown_choice_of_an_enum_parameter(tree):
 
 
 def test_unknown_phase_in_an_assignment(tree):
-    edit(tree, "spec/talon/announce.yaml", 'phase = "play"', 'phase = "plya"')
+    edit(tree, "spec/talon/raise.yaml", 'phase = "play"', 'phase = "plya"')
     err = load_error(tree)
     assert "unknown phase 'plya'" in err.message and "play" in err.message
 
@@ -119,7 +119,7 @@ def test_random_functions_only_in_samples(tree):
 
 
 def test_cannot_assign_to_a_parameter(tree):
-    edit(tree, "spec/talon/announce.yaml", "contract = value", "max_bid = value")
+    edit(tree, "spec/talon/raise.yaml", "contract = value", "max_bid = value")
     err = load_error(tree)
     assert "cannot assign to 'max_bid': it is a parameter" in err.message
 

@@ -183,11 +183,41 @@ def test_newcomer_knocks_the_sitting_player_off_with_the_penalty():
 
 
 def test_knock_off_without_penalty_keeps_the_score():
-    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, knock_off_penalty=False)
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, knock_off_to="none")
     assert t.last["delta"] == [30, -100, 0]
     assert t.v["score"] == [880, -100, 880]
     assert t.v["on_barrel"] == sitting(0) and t.v["barrel_falls"] == [0, 0, 1]
     assert marks(t, "barrel-knocked-off") == [2]
+
+
+def test_knocked_off_at_880_without_penalty_sits_again_at_the_next_scoring_and_knocks_the_other_off():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, knock_off_to="none")
+    concede(t)
+    assert t.v["on_barrel"] == sitting(2)
+    assert marks(t, "barrel-mount") == [2] and marks(t, "barrel-knocked-off") == [0]
+    assert t.v["score"][0] == 880 and t.v["barrel_falls"] == [1, 0, 1]
+
+
+def test_knock_off_to_zero_wipes_the_score():
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, knock_off_to="zero")
+    assert t.v["score"] == [880, -100, 0]
+    assert marks(t, "barrel-knocked-off") == [2] and t.v["barrel_falls"] == [0, 0, 1]
+
+
+def test_a_fall_to_zero_does_not_make_a_knock_off_wipe_the_score():
+    # barrel_failure prices the fall only: the knock-off keeps its own price (knock_off_to).
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)}, barrel_failure="reset-zero")
+    assert t.v["score"] == [880, -100, 760]
+    fell = concede(scores=[0, 0, 880], state={"on_barrel": sitting(2), "barrel_deals": [0, 0, 2]},
+                   barrel_failure="reset-zero")
+    assert fell.v["score"][2] == 0 and marks(fell, "barrel-fall") == [2]
+
+
+def test_simultaneous_arrivals_roll_off_at_the_knock_off_price():
+    t = concede(scores=[850, 0, 830], knock_off_to="zero")
+    assert t.v["score"] == [0, -100, 0] and t.v["on_barrel"] == sitting()
+    kept = concede(scores=[850, 0, 830], knock_off_to="none")
+    assert kept.v["score"] == [880, -100, 880] and kept.v["on_barrel"] == sitting()
 
 
 def test_without_knock_off_several_players_sit_on_the_barrel():

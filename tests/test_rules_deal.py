@@ -715,11 +715,16 @@ def test_exposed_card_costs_the_dealer_120_and_the_next_player_deals(seat):
     assert t.v["dealer"] == 1 and t.game.phase == "dealing" and t.v["hand"] == [[], [], []]
 
 
-def test_exposed_card_penalty_is_a_parameter():
-    t = Table(dealer=2, exposed_card_penalty=50)
+def test_exposed_card_costs_the_standard_penalty():
+    # 000 line 80: a penalty of 100 changes every penalty, the exposed card's included.
+    for penalty in (120, 100):
+        t = Table(dealer=2, penalty=penalty)
+        t.act(0, "expose-card")
+        assert t.last["delta"] == [0, 0, -penalty] and t.v["score"] == [0, 0, -penalty]
+        assert t.v["dealer"] == 0
+    t = Table(ruleset("classic", ["variant.penalty-amount"]), dealer=2)
     t.act(0, "expose-card")
-    assert t.last["delta"] == [0, 0, -50] and t.v["score"] == [0, 0, -50]
-    assert t.v["dealer"] == 0
+    assert t.last["delta"] == [0, 0, -100]
 
 
 @pytest.mark.parametrize("first", ["pass", "bid"])

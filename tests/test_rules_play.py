@@ -59,7 +59,8 @@ def test_declarer_leads_to_the_first_trick_by_default():
     t = Table(dealer=0).to_play(2)
     assert t.v["declarer"] == 2 and t.v["turn"] == 2
     card = t.hand(0)[0]
-    assert rejection(t, 0, card) == ("engine", "not-your-turn")
+    # The rule that gave the lead is named: the first lead is play.first-lead's to decide.
+    assert rejection(t, 0, card) == ("play.first-lead", "not-your-turn")
     assert played(t, 2) == set(t.hand(2))
     assert played(t, 0) == set() and played(t, 1) == set()
 
@@ -81,7 +82,7 @@ def test_first_lead_parameter_names_the_leader(first_lead, dealer, declarer, lea
 
 def test_first_lead_by_the_dealer_rejects_the_declarer_leading():
     t = Table(dealer=0, first_lead="dealer").to_play(2)
-    assert rejection(t, 2, t.hand(2)[0]) == ("engine", "not-your-turn")
+    assert rejection(t, 2, t.hand(2)[0]) == ("play.first-lead", "not-your-turn")
 
 
 # ---------------------------------------------------------------- play.lead-any
@@ -135,9 +136,14 @@ def test_an_illegal_play_is_simply_refused_without_penalty():
 
 def test_playing_out_of_turn_or_before_the_play_is_rejected():
     t = deal()
-    assert rejection(t, 2, "9S") == ("engine", "not-your-turn")
+    assert rejection(t, 2, "9S") == ("play.first-lead", "not-your-turn")
+    t.play("AS")
+    # Mid-trick, the turn passes to the left: play.trick-resolution moved it.
+    assert rejection(t, 1, "9S") == ("play.trick-resolution", "not-your-turn")
     t2 = Table(hands=HANDS, talon=TALON).win_auction(1)
-    assert rejection(t2, 1, "AS") == ("engine", "wrong-phase")
+    # The auction's end moved the game on to the talon: bid.order is named, with its sources.
+    assert rejection(t2, 1, "AS") == ("bid.order", "wrong-phase")
+    assert t2.rejects(1, "play", card="AS", marriage=False).sources
 
 
 # ---------------------------------------------------------------- play.follow-suit

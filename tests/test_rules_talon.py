@@ -160,7 +160,7 @@ def test_no_cards_passed_as_a_house_rule():
 def test_announce_before_taking_the_talon_is_refused():
     t = at_talon()
     rej = t.rejects(1, "announce", value=100)
-    assert (rej.rule_id, rej.reason) == ("talon.raise", "cards-not-passed")
+    assert (rej.rule_id, rej.reason) == ("talon.pass-cards", "cards-not-passed")
 
 
 @pytest.mark.parametrize("gives", [0, 1])
@@ -170,7 +170,7 @@ def test_announce_before_passing_both_cards_is_refused(gives):
     for card, to in [("JC", 0)][:gives]:
         t.act(1, "give", card=card, to=to)
     rej = t.rejects(1, "announce", value=100)
-    assert (rej.rule_id, rej.reason) == ("talon.raise", "cards-not-passed")
+    assert (rej.rule_id, rej.reason) == ("talon.pass-cards", "cards-not-passed")
 
 
 def test_announce_the_bid_starts_the_play_with_the_declarer_leading():

@@ -535,7 +535,8 @@ def test_golden_restart_when_nobody_made_120():
     state = {"golden_played": 2, "bolts": [1, 0, 0]}
     t = golden("variant.golden-round.restart", scores=[-100, 50, 30], state=state)
     t.to_play(1, give=GIVE).play(*PLAY_99)
-    assert t.last["delta"] == [28, -240, 14]
+    # The restart is the deal's result, so the row adds up: -100 + 100, 50 - 50, 30 - 30.
+    assert t.last["delta"] == [100, -50, -30]
     assert t.last["score"] == [0, 0, 0]
     assert t.v["bolts"] == [0, 0, 0] and t.v["golden_played"] == 0
     assert ["golden-restart", 0] in t.last["marks"]

@@ -296,7 +296,9 @@ def test_buyout_moves_the_talon_and_the_contract_to_the_buyer():
     t = opened(rules("variant.talon.buyout"))
     t.act(1, "take-talon")
     assert t.v["talon_shown"] is True
-    assert buy_prices(t, 0) == [120, 240] and buy_prices(t, 2) == [120, 240]
+    # The next multiple of 120 above 105, and no jump to 240 (the rule's own message).
+    assert buy_prices(t, 0) == [120] and buy_prices(t, 2) == [120]
+    assert reason(t, 0, "buy-talon", value=240) == ("variant.talon.buyout", "bad-price")
     t.act(0, "buy-talon", value=120)
     assert t.v["declarer"] == 0 and t.v["contract"] == 120 and t.v["turn"] == 0
     assert t.hand(1) == sorted("AS 10S KS QS JS 9S AC".split())
@@ -346,7 +348,11 @@ def test_buyout_price_must_be_above_the_contract():
 def test_buyout_step_is_a_parameter():
     t = opened(rules("variant.talon.buyout", buyout_step=60))
     t.act(1, "take-talon")
-    assert buy_prices(t, 0) == [120, 180, 240, 300]
+    assert buy_prices(t, 0) == [120]
+    t.act(0, "buy-talon", value=120)
+    assert buy_prices(t, 1) == [180]
+    t.act(1, "buy-talon", value=180).act(2, "buy-talon", value=240).act(0, "buy-talon", value=300)
+    assert buy_prices(t, 1) == [] and t.v["contract"] == 300
 
 
 # ====================================================================== variant.contract.rounding

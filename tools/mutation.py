@@ -94,10 +94,18 @@ def mutants() -> Iterator[Mutant]:
         for i, clause in enumerate(data.get("logic") or []):
             label = clause.get("reason") or f"do {clause['on']}"
 
-            def drop(root: Path, rel: str = rel, i: int = i) -> None:
+            def drop(root: Path, rel: str = rel, i: int = i, ref: str = f"{rid}/{clause['id']}") -> None:
                 d = _load(root / rel)
                 del d["logic"][i]
                 _dump(root / rel, d)
+                # A core clause is also named in the sequence; take it out there too, or the
+                # mutant would only test that a clause missing from the sequence is an error.
+                seq_path = root / "spec" / "sequence.yaml"
+                seq = _load(seq_path)
+                for refs in seq["sequence"].values():
+                    if ref in refs:
+                        refs.remove(ref)
+                _dump(seq_path, seq)
             yield Mutant("clause", f"{rid}: drop clause {i} ({label})", rel, drop)
         for pname, value in (data.get("set") or {}).items():
             decl = {"type": "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "str",

@@ -269,11 +269,10 @@ class Harness:
     def _stage(self, var: str) -> int:
         """How early in a deal a variable is decided: 0 during play, then by scoring order."""
         best = 10**9  # never written: last of all
-        for on, clauses in self.rs.effects.items():
-            for c in clauses:
-                safe = "".join(ch if ch.isalnum() else "_" for ch in c.rule_id)
-                if var in self.rs.fn_writes.get(f"eff_{safe}_{c.index}", set()):
-                    best = min(best, c.order if on in self.rs.actions else _AFTER_ACTIONS + c.order)
+        for on, trigger in self.rs.compiled.triggers.items():
+            for i, e in enumerate(trigger.effects):
+                if var in e.writes:
+                    best = min(best, i if on in self.rs.actions else _AFTER_ACTIONS + i)
         return best
 
     def _enc(self, a: Action) -> dict[str, Any]:
@@ -315,12 +314,12 @@ class Harness:
 
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
-    hints = game.c.hint
-    if not hints:
+    actions = game.rs.compiled.actions
+    if all(a.hint is None for a in actions.values()):
         return legal
 
     def score(a: Action) -> int:
-        fn = hints.get(a.kind)
+        fn = actions[a.kind].hint
         return fn(game.st, a.seat, a.payload) if fn is not None else 0
     return sorted(legal, key=score, reverse=True)
 

@@ -22,7 +22,7 @@ class Mutant:
     name: str
     bug: str
     params: dict[str, Any] = field(default_factory=dict)
-    drop: tuple[tuple[str, int], ...] = ()  # (rule id, clause index) removed
+    drop: tuple[str, ...] = ()  # clauses removed, by name (rule/clause)
     define: tuple[tuple[str, str, str], ...] = ()  # (rule id, definition, new expression)
 
 
@@ -30,7 +30,7 @@ def _load() -> list[Mutant]:
     # The broken rules are data, like every rule: oracle/conform/mutants.yaml.
     data = yaml.safe_load(files("oracle.conform").joinpath("mutants.yaml").read_text(encoding="utf-8"))
     return [Mutant(str(m["name"]), str(m["bug"]), dict(m.get("params") or {}),
-                   tuple((str(r), int(i)) for r, i in m.get("drop") or []),
+                   tuple(str(ref) for ref in m.get("drop") or []),
                    tuple((str(r), str(n), str(e)) for r, n, e in m.get("define") or []))
             for m in data]
 
@@ -41,11 +41,8 @@ MUTANTS = _load()
 def mutant_ruleset(m: Mutant, base: str = "classic") -> Ruleset:
     res = resolve(base, params=m.params or None)
     res.name = f"{base}~{m.name}"
-    for rid, index in m.drop:
-        doc = res.rules[rid]
-        data = dict(doc.data)
-        data["logic"] = [c for i, c in enumerate(doc.data.get("logic") or []) if i != index]
-        res.rules[rid] = RuleDoc(rid, doc.path, data, origin=f"mutant {m.name}")
+    for ref in m.drop:
+        res.sequence.drop(res.sequence.find(ref, None))
     for rid, name, expr in m.define:
         doc = res.rules[rid]
         data = copy.copy(doc.data)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from .examples import example_files
+from .howto import HowtoError, howto_files
 from .labels import LANGS
 from .md import page_file
 from .nav import NAV_FILE, nav_file
@@ -27,7 +29,15 @@ from .reference import (
     sources_page,
     transcript_page,
 )
-from .rules import DECISIONS_PAGE, OVERLAYS_INDEX, RULES_INDEX, overlays_index, rule_page, rules_index
+from .rules import (
+    DECISIONS_PAGE,
+    OVERLAYS_INDEX,
+    RULES_INDEX,
+    overlays_index,
+    rule_page,
+    rules_index,
+    source_abbreviations,
+)
 from .rulesets import MATRIX_PAGE, PRESETS_INDEX, decisions_page, matrix_page, preset_page, presets_index
 from .site import Site, load_site
 
@@ -59,7 +69,13 @@ def _pages(site: Site, lang: str) -> dict[str, str]:
     for preset in site.presets:
         _claim(pages, preset.page, preset.id)
         pages[preset.page] = preset_page(site, preset, lang)
-    return pages
+    return {key: _with_abbreviations(text, lang) for key, text in pages.items()}
+
+
+def _with_abbreviations(page: str, lang: str) -> str:
+    # A page that names a source by its short name (F0 …) says which text that is, on hover.
+    defs = source_abbreviations(page, lang)
+    return f"{page.rstrip()}\n\n{defs}\n" if defs else page
 
 
 def _claim(pages: dict[str, str], key: str, owner: str) -> None:
@@ -79,6 +95,12 @@ def build_pages(data_dir: Path, folder: str = "generated", root: Path | None = N
     for lang in LANGS:
         for key, text in _pages(site, lang).items():
             files[page_file(key, lang)] = text
+    files.update(example_files([(r.doc, site.examples[r.id]) for r in (*site.rules, *site.overlays)
+                                if r.id in site.examples], LANGS))
+    try:
+        files.update(howto_files(site, data_dir, LANGS))
+    except HowtoError as exc:
+        raise DocsError(str(exc)) from None
     files[NAV_FILE] = nav_file(site, folder)
     files[MARKER] = MARKER_TEXT
     return files

@@ -14,7 +14,7 @@ _LABELS: dict[str, dict[str, str]] = {
     # page titles
     "rules_title": {"en": "Rules", "ru": "Правила"},
     "presets_title": {"en": "Rulesets", "ru": "Наборы правил"},
-    "overlays_title": {"en": "Overlays", "ru": "Дополнения (overlays)"},
+    "overlays_title": {"en": "Overlays", "ru": "Дополнения"},
     "matrix_title": {"en": "Parameters by ruleset", "ru": "Параметры по наборам правил"},
     "decisions_title": {"en": "Decisions: where the sources disagree", "ru": "Решения: где источники расходятся"},
     "language_title": {"en": "The rule language", "ru": "Язык правил"},
@@ -31,9 +31,9 @@ _LABELS: dict[str, dict[str, str]] = {
     "from_code": {"en": "the code", "ru": "кода"},
     "from_schemas": {"en": "the JSON Schemas", "ru": "JSON-схем"},
     "from_glossary": {"en": "the glossary data", "ru": "данных глоссария"},
-    "english_only": {
-        "en": "",
-        "ru": "Поля {fields} пока записаны в файлах правил только по-английски и показаны как есть.",
+    "source_abbr": {
+        "en": "{short}: the source text {title} (file {seed}); see the Sources page",
+        "ru": "{short} — исходный текст {title} (файл {seed}); подробнее на странице «Источники»",
     },
     "none_yet": {"en": "None yet.", "ru": "Пока нет."},
     "default": {"en": "default", "ru": "по умолчанию"},
@@ -44,7 +44,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "file": {"en": "File", "ru": "Файл"},
     "rule": {"en": "Rule", "ru": "Правило"},
     "rules": {"en": "Rules", "ru": "Правила"},
-    "id": {"en": "Id", "ru": "Id"},
+    "id": {"en": "Id", "ru": "Идентификатор"},
     "title": {"en": "Title", "ru": "Название"},
     "parameter": {"en": "Parameter", "ru": "Параметр"},
     "parameters": {"en": "Parameters", "ru": "Параметры"},
@@ -52,14 +52,14 @@ _LABELS: dict[str, dict[str, str]] = {
     "meaning": {"en": "Meaning", "ru": "Смысл"},
     "value": {"en": "Value", "ru": "Значение"},
     "option": {"en": "Option", "ru": "Вариант"},
-    "chosen_by": {"en": "Chosen by", "ru": "Выбран в"},
+    "chosen_by": {"en": "Chosen by", "ru": "Кто выбирает"},
     "set_by": {"en": "Set by", "ru": "Кем задано"},
     "why": {"en": "Why this default", "ru": "Почему так по умолчанию"},
     "contradiction": {"en": "Contradiction {n}", "ru": "Противоречие {n}"},
     "no_number": {"en": "Not numbered in the catalogue", "ru": "Без номера в каталоге"},
     "topic": {"en": "Topic", "ru": "Вопрос"},
     "source_file": {"en": "Source file", "ru": "Файл источника"},
-    "cited_by": {"en": "Cited by", "ru": "Ссылаются"},
+    "cited_by": {"en": "Cited by", "ru": "Где цитируется"},
     # rule pages
     "rule_meta": {"en": "Rule `{id}`, from `{path}`.", "ru": "Правило `{id}`, файл `{path}`."},
     "overlay_meta": {"en": "Overlay `{id}`, from `{path}`.", "ru": "Дополнение `{id}`, файл `{path}`."},
@@ -107,10 +107,15 @@ _LABELS: dict[str, dict[str, str]] = {
     "initial": {"en": "Initial", "ru": "Начальное"},
     "recorded": {"en": "Recorded", "ru": "В записи"},
     "zone": {"en": "zone", "ru": "зона"},
+    "scope_game": {"en": "game", "ru": "одна на игру"},
+    "scope_seat": {"en": "seat", "ru": "у каждого места"},
+    "lifetime_deal": {"en": "deal", "ru": "партия"},
+    "lifetime_game": {"en": "game", "ru": "игра"},
     "on": {"en": "on", "ru": "при"},
-    "order": {"en": "order", "ru": "порядок"},
+    "after": {"en": "after", "ru": "после"},
+    "before": {"en": "before", "ru": "до"},
     "forbids": {"en": "forbids, reason `{reason}`", "ru": "запрещает, причина `{reason}`"},
-    "effect": {"en": "effect", "ru": "действие"},
+    "effect": {"en": "effect", "ru": "меняет состояние"},
     "message": {"en": "Message", "ru": "Сообщение"},
     "phase": {"en": "phase", "ru": "фаза"},
     "actor": {"en": "actor", "ru": "кто ходит"},
@@ -123,17 +128,17 @@ _LABELS: dict[str, dict[str, str]] = {
     "golden_intro": {
         "en": "Records from the golden games that the oracle must reject under this rule; the test suite checks "
               "each verdict.",
-        "ru": "Записи из эталонных партий, которые оракул обязан отвергнуть по этому правилу; каждый вердикт "
-              "проверяется тестами.",
+        "ru": "Ходы из эталонных игр, которые оракул обязан отвергнуть по этому правилу; каждый такой вердикт "
+              "проверяют тесты.",
     },
     "example_where": {
         "en": "{path} (ruleset {ruleset}, deal {deal})",
-        "ru": "{path} (набор {ruleset}, сдача {deal})",
+        "ru": "{path} (набор {ruleset}, партия {deal})",
     },
     "example_illegal": {"en": "Illegal, reason {reason}.", "ru": "Запрещено, причина {reason}."},
     "example_result": {
         "en": "A wrong result on the score sheet is rejected, reason {reason}.",
-        "ru": "Неверный результат в таблице счёта отвергается, причина {reason}.",
+        "ru": "Неверный результат в записи счёта отвергается, причина {reason}.",
     },
     "rejected": {"en": "rejected", "ru": "отвергнуто"},
     "sources": {"en": "Sources", "ru": "Источники"},
@@ -162,7 +167,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "params_col": {"en": "Parameters", "ru": "Параметры"},
     "presets_intro": {
         "en": "A ruleset (preset) is the core rules, then overlays in order, then parameter values.",
-        "ru": "Набор правил (пресет) — это основные правила, затем дополнения по порядку, затем значения "
+        "ru": "Набор правил — это основные правила, затем дополнения по порядку, затем значения "
               "параметров.",
     },
     "compare": {"en": "Compare", "ru": "Сравнение"},
@@ -184,9 +189,14 @@ _LABELS: dict[str, dict[str, str]] = {
     "overlays_used": {"en": "Overlays", "ru": "Дополнения"},
     "no_overlays": {"en": "This ruleset uses no overlays.", "ru": "Этот набор не использует дополнений."},
     "preset_rules": {
-        "en": "This ruleset plays the {n} [core rules]({link}), with the changes its overlays make below (if any).",
-        "ru": "Этот набор играет по {n} [основным правилам]({link}) с изменениями, которые вносят его "
-              "дополнения (если они есть, они перечислены ниже).",
+        "en": "This ruleset plays {n} of the [core rules]({link}) as written, and {extra} rules that its overlays "
+              "replace or add (listed below).",
+        "ru": "Этот набор играет по {n} [основным правилам]({link}) в том виде, как они записаны, и по {extra}, "
+              "которые его дополнения заменяют или добавляют (они перечислены ниже).",
+    },
+    "preset_rules_core": {
+        "en": "This ruleset plays the {n} [core rules]({link}) as written.",
+        "ru": "Этот набор играет по {n} [основным правилам]({link}) без изменений.",
     },
     "replaced_by": {"en": "replaced by the overlay {overlay}", "ru": "заменено дополнением {overlay}"},
     "added_by": {"en": "added by the overlay {overlay}", "ru": "добавлено дополнением {overlay}"},
@@ -198,10 +208,15 @@ _LABELS: dict[str, dict[str, str]] = {
     "preset_decisions": {"en": "How this ruleset settles the decisions", "ru": "Как этот набор решает спорные места"},
     "play_it": {"en": "Play it", "ru": "Сыграть"},
     "play_it_text": {
-        "en": "Play a whole seeded game of this ruleset and write its record:",
-        "ru": "Сыграть целую партию этого набора со случайными ходами и записать её:",
+        "en": "Play a whole game of this ruleset with random legal moves (seeded, so the same seed gives the same "
+              "game) and write its record:",
+        "ru": "Сыграть по этому набору целую игру случайными разрешёнными ходами и записать её (при том же "
+              "значении --seed получается та же игра):",
     },
-    "summary": {"en": "{rules} rules, {params} parameters.", "ru": "Правил: {rules}, параметров: {params}."},
+    "summary": {
+        "en": "{rules} rules ({core} of them core rules as written), {params} parameters.",
+        "ru": "Правил: {rules} (из них основных без изменений: {core}), параметров: {params}.",
+    },
     # matrix and decisions
     "matrix_intro": {
         "en": "Every parameter, its default, and its value in each ruleset: a dot (·) means the ruleset keeps "
@@ -223,11 +238,11 @@ _LABELS: dict[str, dict[str, str]] = {
     },
     "decisions_intro": {
         "en": "Each contested point names the parameter that holds the choice, the source lines behind each "
-              "option, the default and why, and the option each ruleset picks. Sources are cited as "
-              "*Fn line*, where Fn is the source file whose name starts with n (see [sources]({link})).",
+              "option, the default and why, and the option each ruleset picks. Sources are cited by short name "
+              "and line: F0 58 is line 58 of the text F0 (see [sources]({link})).",
         "ru": "Для каждого спорного места указаны параметр, который хранит выбор, строки источников за каждым "
-              "вариантом, вариант по умолчанию с обоснованием и выбор каждого набора. Источники указаны как "
-              "*Fn строка*, где Fn — файл источника, имя которого начинается с n (см. [источники]({link})).",
+              "вариантом, вариант по умолчанию с обоснованием и выбор каждого набора. Источники названы коротко, "
+              "с номером строки: F0 58 — строка 58 текста F0 (см. [источники]({link})).",
     },
     "decision_rule": {
         "en": "Rule: [{title}]({link}), parameter `{param}`.",
@@ -240,7 +255,7 @@ _LABELS: dict[str, dict[str, str]] = {
         "en": "Rule files carry code in a small language: expressions for guards, choices and definitions, and "
               "statement blocks for effects. This page is built from the grammar and the standard library's "
               "registry, so it always matches the interpreter.",
-        "ru": "Файлы правил содержат код на маленьком языке: выражения для запретов, вариантов и определений и "
+        "ru": "Файлы правил содержат код на небольшом языке: выражения для запретов, вариантов и определений и "
               "блоки операторов для действий. Страница собрана из грамматики и реестра стандартной библиотеки, "
               "поэтому всегда совпадает с интерпретатором.",
     },
@@ -266,8 +281,8 @@ _LABELS: dict[str, dict[str, str]] = {
     "stdlib_text": {
         "en": "Signatures give the argument types; arguments in brackets may be left out. The descriptions are "
               "the registry's own.",
-        "ru": "В сигнатурах указаны типы аргументов; аргументы в скобках можно опустить. Описания взяты из "
-              "реестра как есть (по-английски).",
+        "ru": "В сигнатурах указаны типы аргументов; аргументы в квадратных скобках можно опустить. Описания "
+              "взяты из самого реестра.",
     },
     "kind_pure": {"en": "Functions", "ru": "Функции"},
     "kind_procedure": {"en": "Procedures (change lists in place)", "ru": "Процедуры (меняют списки на месте)"},
@@ -297,25 +312,33 @@ _LABELS: dict[str, dict[str, str]] = {
     "definitions_of": {"en": "Parts", "ru": "Составные части"},
     "cli_intro": {
         "en": "Built from the command line's own definitions; `thousand COMMAND --help` prints the same.",
-        "ru": "Собрано из определений самой командной строки; `thousand КОМАНДА --help` выводит то же "
-              "(по-английски).",
+        "ru": "Страница собрана из определений самой командной строки; `thousand КОМАНДА --help` печатает "
+              "ту же справку по-английски.",
     },
     "usage": {"en": "Usage", "ru": "Использование"},
+    "command": {"en": "Command", "ru": "Команда"},
     "argument": {"en": "Argument", "ru": "Аргумент"},
     "sources_page_intro": {
-        "en": "The rule files cite the source texts by file name and line. The texts themselves are not "
-              "reproduced here. *Fn* is short for the file whose name starts with the number n.",
-        "ru": "Файлы правил ссылаются на исходные тексты по имени файла и номеру строки. Сами тексты здесь "
-              "не воспроизводятся. *Fn* — сокращение для файла, имя которого начинается с числа n.",
+        "en": "The rule files cite four source texts, all Russian web pages about the game, by file name and "
+              "line; the texts themselves are not reproduced here. The rulebook calls them F0 … F3, after the "
+              "number their file name starts with: F0 58 is line 58 of F0. What each text is, below, is our own "
+              "description.",
+        "ru": "Файлы правил ссылаются на четыре исходных текста — русские веб-страницы об игре — по имени "
+              "файла и номеру строки; сами тексты здесь не приводятся. В своде они называются F0 … F3, по "
+              "числу, с которого начинается имя файла: F0 58 — строка 58 текста F0. Что представляет собой "
+              "каждый текст, ниже описано нашими словами.",
     },
-    "short": {"en": "Short", "ru": "Кратко"},
+    "source_title": {"en": "Title in the text", "ru": "Заголовок в тексте"},
+    "source_about": {"en": "What it is", "ru": "Что это за текст"},
+    "source_lines": {"en": "Lines", "ru": "Строк"},
+    "short": {"en": "Short", "ru": "Обозначение"},
     "citations": {"en": "Citations", "ru": "Ссылок"},
     "glossary_intro": {
         "en": "Russian terms of the game, with the English words this rulebook uses for them.",
-        "ru": "Русские термины игры и английские слова, которыми их называет этот свод правил.",
+        "ru": "Русские термины игры и английские слова, которыми их передаёт английская версия свода.",
     },
     "russian": {"en": "Russian", "ru": "По-русски"},
-    "transcript_title": {"en": "Transcript format", "ru": "Формат записи партии"},
+    "transcript_title": {"en": "Transcript format", "ru": "Формат записи игры"},
     "coming": {"en": "Coming — not written yet", "ru": "Готовится — пока не написано"},
     "transcript_coming": {
         "en": "This page is generated from the record format's JSON Schema, which the code does not ship yet. "
@@ -326,8 +349,8 @@ _LABELS: dict[str, dict[str, str]] = {
     "transcript_intro": {
         "en": "A game record (transcript) names the ruleset and the players and lists every deal with its "
               "actions. Records are checked against this schema when they are read.",
-        "ru": "Запись партии называет набор правил и игроков и перечисляет каждую сдачу с её действиями. При "
-              "чтении запись проверяется по этой схеме (описания полей — по-английски).",
+        "ru": "Запись игры называет набор правил и игроков и перечисляет все партии с их действиями. При "
+              "чтении запись проверяется по этой схеме.",
     },
     "marks": {"en": "Score-sheet marks", "ru": "Пометки в записи счёта"},
     "mark_event": {"en": "Event", "ru": "Событие"},

@@ -7,6 +7,7 @@ registry, the JSON Schemas, the argparse definitions), so it cannot fall behind.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 from importlib.resources import files
 from typing import Any
@@ -15,9 +16,11 @@ from ..lang import types as T
 from ..lang.compiler import ENGINE_VARS, KEYWORDS
 from ..lang.stdlib import REGISTRY, Builtin
 from ..rulefile import schema
+from ..sources import load_sources
+from . import cli_ru
 from .labels import label
 from .md import code, fence, heading, link, prose, table
-from .rules import source_label
+from .rules import quote_title, source_label, tr
 from .site import Site
 
 LANGUAGE_PAGE = "reference/language.md"
@@ -29,6 +32,104 @@ TRANSCRIPT_PAGE = "reference/transcript.md"
 RECORD_SCHEMA = "record"  # oracle/schemas/record.schema.json
 KINDS = ("pure", "procedure", "random", "engine")
 USAGE_WIDTH = 78  # fixed, so the page does not depend on the terminal that generated it
+
+# The schemas' own titles and descriptions are English; their Russian, by the English text. A text
+# missing here stays English on the Russian page, and tests/test_docs_language.py says so.
+SCHEMA_RU: dict[str, str] = {
+    "Rule file": "Файл правила",
+    "Named ruleset (preset)": "Именованный набор правил",
+    "Game record": "Запись игры",
+    "One rule (or one tightly related group) of the executable rulebook of Тысяча. Overlays (variants/) use "
+    "the same fields plus `set`, `overrides`, `change`, `after`, `conflicts` and `requires`.":
+        "Одно правило (или тесно связанная группа правил) исполняемого свода «Тысячи». Дополнения (variants/) "
+        "пользуются теми же полями и ещё `set`, `overrides`, `change`, `after`, `conflicts` и `requires`.",
+    "The clause's name within its rule; its full name is rule/id.":
+        "Имя пункта внутри правила; полное имя — правило/пункт.",
+    "Overlays only: run right after this clause (rule/clause).":
+        "Только в дополнениях: выполнять сразу после этого пункта (правило/пункт).",
+    "Overlays only: run right before this clause (rule/clause).":
+        "Только в дополнениях: выполнять прямо перед этим пунктом (правило/пункт).",
+    "What an overlay changes in one named rule: clauses replaced (only the fields given) or dropped, "
+    "definitions replaced.":
+        "Что дополнение меняет в одном правиле: заменяет пункты (только указанные поля) или убирает их, "
+        "заменяет определения.",
+    "Overlays only: rule id -> the parts of that rule this overlay changes.":
+        "Только в дополнениях: правило → те его части, которые меняет это дополнение.",
+    "Core only, in one rule: for every trigger, every core clause (rule/clause) in the order they run.":
+        "Только в основе и только в одном правиле: для каждого события — все основные пункты "
+        "(правило/пункт) в том порядке, в каком они выполняются.",
+    "Text in both languages of the rulebook: English (en) and Russian (ru).":
+        "Текст на обоих языках свода: английском (en) и русском (ru).",
+    "When a recorded value of this variable is wrong, the rule to blame is the one that decided this other "
+    "variable (a running total is explained by the deal's points).":
+        "Если записанное значение этой переменной неверно, виновато правило, которое определило ту, другую "
+        "переменную (нарастающий итог объясняется очками партии).",
+    "Values worth starting a generated game from (the conformance harness draws each player's start value "
+    "from them).":
+        "Значения, с которых стоит начинать сгенерированную игру (проверка движков берёт из них начальное "
+        "значение для каждого игрока).",
+    "Hints for the seeded random player (never for legality): how often to pick this action, and whether to "
+    "prefer the first (lowest) choices.":
+        "Подсказки случайному игроку (на допустимость ходов не влияют): как часто выбирать это действие и "
+        "предпочитать ли первые (младшие) варианты.",
+    "A rule-language number: how much a simple bot likes this choice. Never affects legality.":
+        "Число на языке правил: насколько этот вариант нравится простому боту. На допустимость не влияет.",
+    "A condition on the state (not the payload): the action exists only while it holds.":
+        "Условие на состояние игры (не на данные действия): действие существует, только пока оно выполнено.",
+    "What a player is told when the clause refuses an action, in both languages.":
+        "Что говорят игроку, когда правило отвергает его ход, — на обоих языках.",
+    "Events this rule notes on the score sheet, with the symbol players draw for them.":
+        "События, которые правило отмечает в записи счёта, и значок, которым их рисуют игроки.",
+    "false for files that are not rules of the game (play hints); coverage and the rulebook treat them apart.":
+        "false у файлов, которые не являются правилами игры (подсказки для игры); покрытие и свод правил "
+        "рассматривают их отдельно.",
+    "Overlays that must come earlier in the same ruleset (this one refines them).":
+        "Дополнения, которые должны стоять раньше в том же наборе (это дополнение их уточняет).",
+    "A named ruleset: the core rules, then overlays in order, then parameter values. Its dossier says where each "
+    "choice comes from.":
+        "Именованный набор правил: основные правила, затем дополнения по порядку, затем значения параметров. Его "
+        "досье говорит, откуда взят каждый выбор.",
+    "Where each choice of this preset comes from: one entry per parameter it sets (by name) and per overlay it "
+    "adds (by id). Read by the docs and the dossier test, never by the resolver.":
+        "Откуда взят каждый выбор набора: по записи на каждый задаваемый параметр (по имени) и на каждое "
+        "включаемое дополнение (по id). Его читают документация и проверка досье, но не сборка набора.",
+    "Rules of the preset's own source that the preset leaves out, with the reason.":
+        "Правила из источника набора, которых в наборе нет, с причиной.",
+    "The source lines a choice comes from, or our decision with its reason (a decision may also cite the lines "
+    "it reads).":
+        "Строки источника, откуда взят выбор, или наше решение с причиной (решение тоже может ссылаться на "
+        "строки, которые оно толкует).",
+    "A game of Тысяча as played: the ruleset, the players, and every deal with its actions and, optionally, "
+    "the results written on the score sheet. JSON and YAML share this model.":
+        "Сыгранная игра в «Тысячу»: набор правил, игроки и все партии с их действиями и, если нужно, "
+        "результатами из записи счёта. У JSON и YAML одна и та же модель.",
+    "A player's name from `players`, or a seat number counted from 0 clockwise.":
+        "Имя игрока из `players` или номер места по часовой стрелке, считая с 0.",
+    "Cards as a list, or as one string separated by spaces: rank then suit, e.g. 10H QS; ♠♣♦♥ and В Д К Т are "
+    "accepted too.":
+        "Карты списком или одной строкой через пробел: достоинство, затем масть, например 10H QS; можно "
+        "писать и ♠♣♦♥, и В Д К Т.",
+    "One action: who, what, and the fields of its payload (for example `value`, `card`, `to`, `marriage`).":
+        "Одно действие: кто, что и поля его данных (например, `value`, `card`, `to`, `marriage`).",
+    "Values written on the score sheet after the deal, each a list in seat order (delta, score, bolts…) or a "
+    "single value (declarer, contract…). Every value given is checked.":
+        "Значения, записанные после партии: список по местам (delta, score, bolts…) или одно значение "
+        "(declarer, contract…). Проверяется каждое указанное значение.",
+    "One deal. The cards dealt stand at this level under the names of the deal's fields (`hands`, "
+    "`talon_cards`; `order` where the ruleset models the shuffle and the cut).":
+        "Одна партия. Сданные карты стоят на этом уровне под именами полей сдачи (`hands`, `talon_cards`; "
+        "`order`, если набор моделирует тасовку и снятие).",
+    "Begin mid-game instead of with a first dealer: who deals the first recorded deal, and the state of the "
+    "game then (scores, bolts, barrel…).":
+        "Начать с середины игры, а не с первого сдающего: кто сдаёт первую записанную партию и каким было "
+        "тогда состояние игры (счёт, болты, бочка…).",
+    "For golden test records: the verdict the oracle must give.":
+        "Для эталонных тестовых записей: вердикт, который обязан вынести оракул.",
+}
+
+
+def _schema_text(text: str, lang: str) -> str:
+    return SCHEMA_RU.get(text, text) if lang == "ru" else text
 
 
 def _footer(lang: str, what: str) -> list[str]:
@@ -49,6 +150,10 @@ def _signature(b: Builtin, lang: str) -> str:
     return f"{code(call)} → {ret if ret != b.returns else code(ret)}"
 
 
+def _builtin_doc(b: Builtin, lang: str) -> str:
+    return b.doc_ru if lang == "ru" and b.doc_ru else b.doc
+
+
 def language_page(lang: str) -> str:
     grammar_path = "oracle/lang/grammar.lark"
     grammar = files("oracle").joinpath("lang", "grammar.lark").read_text(encoding="utf-8")
@@ -66,13 +171,14 @@ def language_page(lang: str) -> str:
             continue
         out += [heading(3, label(f"kind_{kind}", lang), f"stdlib-{kind}"), "",
                 table([label("signature", lang), label("description", lang)],
-                      [[_signature(b, lang), b.doc] for b in entries]), ""]
+                      [[_signature(b, lang), _builtin_doc(b, lang)] for b in entries]), ""]
     others = sorted({b.kind for b in REGISTRY.values()} - set(KINDS))
     for kind in others:
         # A kind the docs do not know yet is still listed, under its own name.
         out += [heading(3, kind, f"stdlib-{kind}"), "",
                 table([label("signature", lang), label("description", lang)],
-                      [[_signature(b, lang), b.doc] for b in REGISTRY.values() if b.kind == kind]), ""]
+                      [[_signature(b, lang), _builtin_doc(b, lang)] for b in REGISTRY.values() if b.kind == kind]),
+                ""]
     out += [heading(2, label("grammar", lang), "grammar"), "", label("grammar_text", lang, path=grammar_path), "",
             fence(grammar, "text"), ""]
     return "\n".join(out + _footer(lang, "from_code"))
@@ -123,7 +229,7 @@ def _type_of(node: Any, lang: str, local: str) -> str:
 def _object_table(node: dict[str, Any], lang: str, local: str) -> list[str]:
     required = set(node.get("required", []))
     rows = [[code(name), _type_of(spec, lang, local), label("yes", lang) if name in required else "",
-             prose(spec.get("description", "")) if isinstance(spec, dict) else ""]
+             prose(_schema_text(spec.get("description", ""), lang)) if isinstance(spec, dict) else ""]
             for name, spec in node.get("properties", {}).items()]
     out = [table([label("field", lang), label("type", lang), label("required", lang), label("description", lang)],
                  rows), ""]
@@ -135,7 +241,8 @@ def _object_table(node: dict[str, Any], lang: str, local: str) -> list[str]:
 
 def _schema_section(name: str, lang: str) -> list[str]:
     s = schema(name)
-    out = [heading(2, s.get("title", name), f"{name}-schema"), "", prose(s.get("description", "")), "",
+    out = [heading(2, _schema_text(s.get("title", name), lang), f"{name}-schema"), "",
+           prose(_schema_text(s.get("description", ""), lang)), "",
            f"<small>`oracle/schemas/{name}.schema.json`</small>", ""]
     out += _object_table(s, lang, name)
     defs = s.get("$defs", {})
@@ -144,7 +251,7 @@ def _schema_section(name: str, lang: str) -> list[str]:
     for dname, node in defs.items():
         out += [heading(4, code(dname), f"{name}-def-{dname}"), ""]
         if node.get("description"):
-            out += [prose(node["description"]), ""]
+            out += [prose(_schema_text(node["description"], lang)), ""]
         if node.get("type") == "object" and "properties" in node:
             out += _object_table(node, lang, name)
         else:
@@ -177,13 +284,30 @@ def schema_page(lang: str) -> str:
 # --------------------------------------------------------------------------- the command line
 
 def _usage(parser: argparse.ArgumentParser) -> str:
-    # argparse sizes its output to the terminal; a fixed width keeps the page reproducible.
+    # argparse sizes its output to the terminal; a fixed width keeps the page reproducible. The list of
+    # commands would make the first usage line wider than the page: it is spelled COMMAND, and the
+    # commands get their own sections.
+    actions = []
+    for act in parser._actions:
+        if isinstance(act, argparse._SubParsersAction):
+            act = copy.copy(act)
+            act.metavar = "COMMAND"
+        actions.append(act)
     fmt = argparse.HelpFormatter(parser.prog, width=USAGE_WIDTH)
-    fmt.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups)
+    fmt.add_usage(parser.usage, actions, parser._mutually_exclusive_groups)
     return fmt.format_help().strip()
 
 
-def _arg_rows(parser: argparse.ArgumentParser) -> list[list[str]]:
+def _help(command: str, act: argparse.Action, lang: str) -> str:
+    if lang == "ru":
+        key = act.option_strings[0] if act.option_strings else act.dest
+        ru = cli_ru.OPTIONS.get((command, key))
+        if ru:
+            return ru
+    return act.help if act.help and act.help != argparse.SUPPRESS else ""
+
+
+def _arg_rows(parser: argparse.ArgumentParser, command: str, lang: str) -> list[list[str]]:
     rows = []
     for act in parser._actions:
         if isinstance(act, argparse._HelpAction | argparse._SubParsersAction):
@@ -193,7 +317,7 @@ def _arg_rows(parser: argparse.ArgumentParser) -> list[list[str]]:
         names = ", ".join(act.option_strings) or str(shown or act.dest)
         if act.option_strings and act.nargs != 0:
             names += f" {shown or act.dest.upper()}"
-        rows.append([code(names), prose(act.help or "")])
+        rows.append([code(names), prose(_help(command, act, lang))])
     return rows
 
 
@@ -201,17 +325,25 @@ def cli_page(lang: str) -> str:
     from ..cli import build_parser
 
     parser = build_parser()
+    description = cli_ru.DESCRIPTION if lang == "ru" else parser.description or ""
     out = [f"# {label('cli_title', lang)}", "", label("cli_intro", lang), "",
-           prose(parser.description or ""), "", fence(_usage(parser), "text"), ""]
+           prose(description), "", fence(_usage(parser), "text"), ""]
+    top = _arg_rows(parser, "", lang)
     subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    for sub in subs:
-        helps = {c.dest: c.help for c in sub._choices_actions}
-        for name, p in sub.choices.items():
-            out += [heading(2, f"thousand {name}", f"cmd-{name}"), "", prose(helps.get(name) or p.description or ""),
-                    "", fence(_usage(p), "text"), ""]
-            rows = _arg_rows(p)
-            if rows:
-                out += [table([label("argument", lang), label("description", lang)], rows), ""]
+    commands = [(name, p, {c.dest: c.help for c in sub._choices_actions}.get(name) or p.description or "")
+                for sub in subs for name, p in sub.choices.items()]
+    if lang == "ru":
+        commands = [(name, p, cli_ru.COMMANDS.get(name, text)) for name, p, text in commands]
+    if commands:
+        out += [table([label("command", lang), label("description", lang)],
+                      [[f"[{code('thousand ' + name)}](#cmd-{name})", prose(text)] for name, _, text in commands]), ""]
+    if top:
+        out += [table([label("argument", lang), label("description", lang)], top), ""]
+    for name, p, text in commands:
+        out += [heading(2, code(f"thousand {name}"), f"cmd-{name}"), "", prose(text), "", fence(_usage(p), "text"), ""]
+        rows = _arg_rows(p, name, lang)
+        if rows:
+            out += [table([label("argument", lang), label("description", lang)], rows), ""]
     return "\n".join(out + _footer(lang, "from_code"))
 
 
@@ -219,21 +351,30 @@ def cli_page(lang: str) -> str:
 
 def sources_page(site: Site, lang: str) -> str:
     page = SOURCES_PAGE
-    cited: dict[str, list[tuple[str, str, str]]] = {}
+    cited: dict[str, list[tuple[str, str]]] = {}
+    counts: dict[str, int] = {}
     for r in (*site.rules, *site.overlays):
         for s in r.doc.get("sources") or []:
             seed = str(s["seed"])
-            cited.setdefault(seed, [])
-            if r.id not in [c[0] for c in cited[seed]]:
-                cited[seed].append((r.id, r.page, ""))
+            counts[seed] = counts.get(seed, 0) + 1
+            if r.id not in [rid for rid, _ in cited.setdefault(seed, [])]:
+                cited[seed].append((r.id, r.page))
+    known = load_sources(site.library.root)
     out = [f"# {label('sources_title', lang)}", "", label("sources_page_intro", lang), ""]
-    rows = []
-    for seed in sorted(cited):
-        n = sum(1 for r in (*site.rules, *site.overlays) for s in r.doc.get("sources") or [] if str(s["seed"]) == seed)
-        rules = ", ".join(f"[{rid}]({link(page, rp)})" for rid, rp, _ in cited[seed])
-        rows.append([source_label(seed), code(seed), str(n), rules])
-    out += [table([label("short", lang), label("source_file", lang), label("citations", lang),
-                   label("cited_by", lang)], rows), ""]
+    rows = [[source_label(seed), quote_title(known[seed].title) if seed in known else "", code(seed),
+             str(known[seed].lines) if seed in known else "", str(counts.get(seed, 0))]
+            for seed in sorted(set(known) | set(cited))]
+    out += [table([label("short", lang), label("source_title", lang), label("source_file", lang),
+                   label("source_lines", lang), label("citations", lang)], rows), ""]
+    for seed in sorted(set(known) | set(cited)):
+        short = source_label(seed)
+        out += [heading(2, f"{short}: {quote_title(known[seed].title)}" if seed in known else short, short.lower()), ""]
+        if seed in known:
+            out += [prose(tr(dict(known[seed].about), lang)), ""]
+        out += [f"<small>{code('../shared/sources/' + seed)}</small>", ""]
+        if cited.get(seed):
+            rules = ", ".join(f"[{rid}]({link(page, rp)})" for rid, rp in cited[seed])
+            out += [f"**{label('cited_by', lang)}:** {rules}", ""]
     return "\n".join(out + _footer(lang, "from_rule_files"))
 
 

@@ -7,11 +7,13 @@ the rule-language source exactly as the rule file holds it, and the source lines
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
 
-from .examples import action_text
+from ..sources import cite_lines, load_sources, merge_ranges, short_name
+from .examples import rule_example, word
 from .labels import label
 from .md import code, fence, heading, link, option_key, plain, prose, show, table
 from .site import Decision, RuleEntry, Site
@@ -32,22 +34,33 @@ def tr(value: Any, lang: str) -> str:
 
 
 def source_label(seed: str) -> str:
-    """The short name the rule files' prose uses for a source file: F and its leading number."""
-    head = seed.split("_", 1)[0]
-    return f"F{int(head)}" if head.isdigit() else seed
-
-
-def lines_text(lines: list[int]) -> str:
-    a, b = int(lines[0]), int(lines[1])
-    return str(a) if a == b else f"{a}–{b}"
+    """The short name the rulebook uses for a source file (F0 … F3)."""
+    return short_name(seed)
 
 
 def cite(sources: list[dict[str, Any]]) -> str:
-    """Citations in one line, grouped by file: ``F0 10, 176; F3 34``."""
-    by_file: dict[str, list[str]] = {}
-    for s in sources:
-        by_file.setdefault(str(s["seed"]), []).append(lines_text(s["lines"]))
-    return "; ".join(f"{source_label(f)} {', '.join(ls)}" for f, ls in by_file.items())
+    """Citations in one line, grouped by file, lines merged: ``F0 10, 176–178; F3 34``."""
+    return cite_lines(sources, dash="–")
+
+
+def quote_title(title: str) -> str:
+    """A title in Russian quotes; quotes inside it become the inner kind („…“)."""
+    return "«" + title.replace("«", "„").replace("»", "“") + "»"
+
+
+_SHORT = re.compile(r"\bF\d+\b")
+
+
+def source_abbreviations(page: str, lang: str) -> str:
+    """Abbreviation definitions (Markdown ``abbr``) for the source short names a page uses.
+
+    Every F0 … F3 on the page then shows, on hover, which text it is, so a page that cites
+    a source explains the short name itself.
+    """
+    used = set(_SHORT.findall(page))
+    defs = [f"*[{s.short}]: {label('source_abbr', lang, short=s.short, title=quote_title(s.title), seed=s.seed)}"
+            for s in load_sources().values() if s.short in used]
+    return "\n".join(defs)
 
 
 def param_type(spec: dict[str, Any]) -> str:
@@ -160,9 +173,10 @@ def _overlays_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
 
 
 def _clause_head(cl: dict[str, Any], lang: str) -> str:
-    parts = [f"**{label('on', lang)} {code(cl['on'])}**"]
-    if "order" in cl:
-        parts.append(f"{label('order', lang)} {cl['order']}")
+    parts = [code(cl["id"]), f"**{label('on', lang)} {code(cl['on'])}**"]
+    for anchor in ("after", "before"):
+        if anchor in cl:
+            parts.append(f"{label(anchor, lang)} {code(cl[anchor])}")
     parts.append(label("forbids", lang, reason=cl["reason"]) if "forbid" in cl else label("effect", lang))
     return " · ".join(parts)
 
@@ -180,9 +194,10 @@ def _code_section(rule: RuleEntry, lang: str) -> list[str]:
         rows = []
         for name, spec in data["state"].items():
             t = code(spec["type"]) + (f" ({label('zone', lang)})" if spec.get("zone") else "")
-            rows.append([code(name), t, spec.get("scope", "game"), spec.get("lifetime", "deal"),
+            rows.append([code(name), t, label(f"scope_{spec.get('scope', 'game')}", lang),
+                         label(f"lifetime_{spec.get('lifetime', 'deal')}", lang),
                          code(show(spec.get("init"))) if "init" in spec else "",
-                         label("yes", lang) if spec.get("record") else "", spec.get("doc", "")])
+                         label("yes", lang) if spec.get("record") else "", tr(spec.get("doc"), lang)])
         out += [heading(3, label("state", lang), "state"), "",
                 table(["", label("type", lang), label("scope", lang), label("lifetime", lang), label("initial", lang),
                        label("recorded", lang), label("meaning", lang)], rows), ""]
@@ -192,7 +207,7 @@ def _code_section(rule: RuleEntry, lang: str) -> list[str]:
         for name, spec in data["define"].items():
             args = ", ".join(f"{a}: {t}" for a, t in (spec.get("args") or {}).items())
             sig = code(f"{name}({args}) -> {spec['returns']}")
-            out += [sig + (f" — {prose(spec['doc'])}" if spec.get("doc") else ""), "",
+            out += [sig + (f" — {prose(tr(spec['doc'], lang))}" if spec.get("doc") else ""), "",
                     fence(spec.get("expr", ""), RULE_FENCE), ""]
     if data.get("actions"):
         has_code = True
@@ -203,7 +218,7 @@ def _code_section(rule: RuleEntry, lang: str) -> list[str]:
                     f"{label('actor', lang)} {code(spec.get('actor', 'turn'))}"]
             if payload:
                 head.append(f"{label('payload', lang)} {code('{' + payload + '}')}")
-            out += [" · ".join(head) + (f" — {spec['doc']}" if spec.get("doc") else ""), ""]
+            out += [" · ".join(head) + (f" — {prose(tr(spec['doc'], lang))}" if spec.get("doc") else ""), ""]
             for f, expr in (spec.get("choices") or {}).items():
                 out += [label("choices_of", lang, field=f) + ":", "", fence(expr, RULE_FENCE), ""]
             for key, lab in (("when", "when"), ("sample", "sample")):
@@ -218,7 +233,7 @@ def _code_section(rule: RuleEntry, lang: str) -> list[str]:
         for cl in data["logic"]:
             out += [_clause_head(cl, lang), "", fence(cl.get("forbid") or cl.get("do") or "", RULE_FENCE), ""]
             if cl.get("message"):
-                out += [f"{label('message', lang)}: *{prose(cl['message'])}*", ""]
+                out += [f"{label('message', lang)}: *{prose(tr(cl['message'], lang))}*", ""]
     if not has_code:
         if rule.kind == "overlay":
             return []
@@ -231,19 +246,8 @@ def _examples_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
     golden = site.examples.get(rule.id, [])
     if not (own or golden):
         return []
-    out = [heading(2, label("examples", lang), "examples"), ""]
-    if golden:
-        out += [label("golden_intro", lang), ""]
-    for ex in golden:
-        before, bad = ex.actions()
-        reason = code(ex.expect.get("reason", ""))
-        where = label("example_where", lang, path=code(ex.path), ruleset=ex.ruleset, deal=ex.expect.get("deal"))
-        if bad is not None:
-            lines = [action_text(a) for a in before] + [action_text(bad) + "   # " + label("rejected", lang)]
-            out += [f"**{label('example_illegal', lang, reason=reason)}** {where}:", "",
-                    fence("\n".join(lines), "text"), ""]
-        else:
-            out += [f"**{label('example_result', lang, reason=reason)}** {where}.", ""]
+    out = [heading(2, word("heading", lang) if golden else label("examples", lang), "examples"), ""]
+    out += rule_example(rule.doc, golden, rule.page, lang)
     for ex in own:
         out += [fence(yaml.safe_dump(ex, allow_unicode=True, sort_keys=False), "yaml"), ""]
     return out
@@ -264,32 +268,27 @@ def _sources_section(rule: RuleEntry, lang: str) -> list[str]:
     if not sources:
         out += [label("no_sources" if rule.kind == "rule" else "no_sources_overlay", lang), ""]
     else:
-        by_file: dict[str, list[str]] = {}
+        by_file: dict[str, list[tuple[int, int]]] = {}
+        notes: dict[str, list[str]] = {}
         for s in sources:
-            note = f" ({s['note']})" if s.get("note") else ""
-            by_file.setdefault(s["seed"], []).append(lines_text(s["lines"]) + note)
-        rows = [[source_label(f), code(f), ", ".join(ls)] for f, ls in by_file.items()]
+            by_file.setdefault(s["seed"], []).append((int(s["lines"][0]), int(s["lines"][-1])))
+            if s.get("note"):
+                notes.setdefault(s["seed"], []).append(tr(s["note"], lang))
+        known = load_sources()
+        rows = []
+        for f, ranges in by_file.items():
+            lines = ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in merge_ranges(ranges))
+            if notes.get(f):
+                lines += f" ({'; '.join(notes[f])})"
+            title = quote_title(known[f].title) if f in known else ""
+            rows.append([f"[{source_label(f)}]({link(rule.page, SOURCES_PAGE, source_label(f).lower())})", title,
+                         code(f), lines])
         out += [label("sources_intro", lang, link=link(rule.page, SOURCES_PAGE)), "",
-                table(["", label("file", lang), label("lines", lang)], rows), ""]
+                table(["", label("title", lang), label("file", lang), label("lines", lang)], rows), ""]
     covers = plain(rule.doc.get("covers") or [])
     if covers:
         out += [label("covers", lang, items=", ".join(code(c) for c in covers)), ""]
     return out
-
-
-def _english_only_note(rule: RuleEntry, lang: str) -> list[str]:
-    """Say so when a page in another language shows fields the rule files keep in English only."""
-    if lang == "en":
-        return []
-    fields = []
-    if any(isinstance(plain(d.get("topic")), str) or isinstance(plain(d.get("why")), str)
-           for d in rule.doc.get("decisions") or []):
-        fields.append("`decisions.topic`, `decisions.why`")
-    if any(cl.get("message") for cl in rule.doc.get("logic") or []):
-        fields.append("`logic.message`")
-    if not fields:
-        return []
-    return ["!!! info \"\"", "    " + label("english_only", lang, fields=", ".join(fields)), ""]
 
 
 def rule_page(site: Site, rule: RuleEntry, lang: str) -> str:
@@ -305,7 +304,6 @@ def rule_page(site: Site, rule: RuleEntry, lang: str) -> str:
     if notes:
         body = prose(tr(notes, lang)).replace("\n", "\n    ")
         out += [f"!!! note \"{label('notes', lang)}\"", "", f"    {body}", ""]
-    out += _english_only_note(rule, lang)
     out += _params_section(site, rule, lang)
     out += _decisions_section(site, rule, lang)
     out += _overlays_section(site, rule, lang)

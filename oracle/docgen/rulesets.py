@@ -6,6 +6,8 @@ overlay sets shows up here exactly as the interpreter will use it.
 
 from __future__ import annotations
 
+from ..ruleset import Resolved
+from .dossier import dossier_section
 from .labels import label
 from .md import code, heading, link, option_key, plain, prose, show, table
 from .rules import DECISIONS_PAGE, RULES_INDEX, SOURCES_PAGE, decision_table, decision_title, tr, value_cell
@@ -17,6 +19,11 @@ MATRIX_PAGE = "matrix.md"
 
 def _footer(lang: str) -> list[str]:
     return [f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
+
+
+def _core_count(res: Resolved) -> int:
+    """Rules of the core game the ruleset plays as written (not replaced by one of its overlays)."""
+    return sum(1 for doc in res.rules.values() if doc.origin == "spec")
 
 
 def presets_index(site: Site, lang: str) -> str:
@@ -33,12 +40,13 @@ def preset_page(site: Site, preset: Preset, lang: str) -> str:
     page, doc, res = preset.page, preset.doc, preset.resolved
     out = [f"# {tr(plain(doc.get('title')), lang)}", "",
            f"<small>{label('preset_meta', lang, id=preset.id, path=doc.path)} "
-           f"{label('summary', lang, rules=len(res.rules), params=len(res.params))}</small>", "",
+           f"{label('summary', lang, rules=len(res.rules), core=_core_count(res), params=len(res.params))}</small>", "",
            prose(tr(plain(doc.get("text")), lang)), ""]
     parent = doc.get("extends")
     if parent:
         out += [label("extends", lang, id=parent, link=link(page, f"presets/{parent}.md")), ""]
 
+    out += dossier_section(site, preset, lang)
     out += [heading(2, label("overlays_used", lang), "overlays"), ""]
     if res.overlays:
         for oid in res.overlays:
@@ -50,8 +58,10 @@ def preset_page(site: Site, preset: Preset, lang: str) -> str:
         out += [label("no_overlays", lang), ""]
 
     out += [heading(2, label("rules", lang), "rules"), ""]
-    core = [rid for rid, doc in res.rules.items() if doc.origin == "spec"]
-    out += [label("preset_rules", lang, n=len(core), link=link(page, RULES_INDEX)), ""]
+    core = _core_count(res)
+    extra = len(res.rules) - core
+    out += [label("preset_rules" if extra else "preset_rules_core", lang, n=core, extra=extra,
+                  link=link(page, RULES_INDEX)), ""]
     changed_rules = [(rid, doc) for rid, doc in res.rules.items() if doc.origin != "spec"]
     for rid, doc in changed_rules:
         entry = site.rule(rid)
@@ -118,7 +128,11 @@ def matrix_page(site: Site, lang: str) -> str:
                                          for v, h in zip(values, has, strict=True)])
     out += [heading(2, label("matrix_differ", lang), "differ"), ""]
     presets = ", ".join(f"[{p.id}]({link(page, p.page)})" for p in site.presets)
-    out += [table(headers, differing) if differing else label("matrix_no_diff", lang, presets=presets), ""]
+    if differing:
+        # A class for the stylesheet: the wide table scrolls in its own box with a sticky header.
+        out += ['<div class="thousand-matrix" markdown>', "", table(headers, differing), "", "</div>", ""]
+    else:
+        out += [label("matrix_no_diff", lang, presets=presets), ""]
     if same:
         out += [heading(2, label("matrix_same", lang), "same"), "", label("matrix_same_text", lang), "",
                 table(headers[:2], same), ""]
@@ -150,8 +164,6 @@ def decisions_page(site: Site, lang: str) -> str:
     # The overview grows a column per preset and links every decision: it replaces the side menus.
     out = ["---", "hide:", "  - navigation", "  - toc", "---", "",
            f"# {label('decisions_title', lang)}", "", label("decisions_intro", lang, link=link(page, SOURCES_PAGE)), ""]
-    if lang != "en":
-        out += ["!!! info \"\"", "    " + label("english_only", lang, fields="`decisions.topic`, `decisions.why`"), ""]
     decisions = site.decisions()
     if not decisions:
         out += [label("none_yet", lang), ""]

@@ -28,6 +28,11 @@ from . import types as T
 from .parser import parse
 from .stdlib import REGISTRY, Builtin, DeckShape
 
+# Engine variables whose last writer the state remembers: when an action is refused because
+# it is not that seat's turn, not this phase, or the game is over, the rule that set the
+# turn, the phase, the dealer or the end of the game is the rule that is named.
+BLAMED_VARS = ("turn", "phase", "dealer", "game_over")
+
 # Names the engine maintains for every game, whatever the rules.
 ENGINE_VARS: dict[str, str] = {
     "seats": "list[seat]",
@@ -173,13 +178,37 @@ class Unit:
         return Location(f"<{self.rule_id}>", line, col)
 
 
+@dataclass(eq=False)
+class Fn:
+    """A handle on one compiled function: what it reads and writes, and, once built, the function itself.
+
+    The compiler names the generated Python functions itself; callers hold handles, never names.
+    """
+
+    deps: set[str]  # rules whose logic or definitions it runs
+    param_deps: set[str]  # rules whose parameters it reads
+    writes: set[str]  # state variables it assigns
+    name: str = ""
+    fn: Callable[..., Any] = field(default=None, repr=False)  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class GuardFns:
+    """The two functions guarding one action, and what each of its guards depends on."""
+
+    check: Fn  # (st, actor, payload) -> index of the first guard that forbids it, or -1
+    legal: Fn  # (st, actor) -> every payload no guard forbids, over the action's choices
+    deps: list[set[str]]  # per guard, in order
+    dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
+
+
 class Compiler:
     """Type-check and translate one ruleset's logic."""
 
     def __init__(self, env: Env) -> None:
         self.env = env
         self.counter = itertools.count()
-        self.functions: list[ast.FunctionDef] = []
+        self.functions: list[tuple[ast.FunctionDef, Fn | None]] = []
         self.globals: dict[str, Any] = {}
         for name, b in REGISTRY.items():
             if b.impl is not None:
@@ -192,14 +221,8 @@ class Compiler:
         # Rules whose parameters or definitions the logic being compiled uses; the
         # coverage report credits them when that logic runs.
         self.deps: set[str] = set()
-        self.fn_deps: dict[str, set[str]] = {}
         self.param_deps: set[str] = set()
-        self.fn_param_deps: dict[str, set[str]] = {}
-        # Guards whose condition folded to false under this ruleset's parameters: they can never fire.
-        self.dead_guards: dict[str, list[bool]] = {}
         self.writes: set[str] = set()
-        self.fn_writes: dict[str, set[str]] = {}
-        self.guard_deps: dict[str, list[set[str]]] = {}
 
     # ----- errors ------------------------------------------------------------
     def error(self, where: Any, message: str) -> RuleFileError:
@@ -209,12 +232,13 @@ class Compiler:
     def parse(self, text: str, start: str) -> Tree:
         return parse(text, start)
 
-    def expr_fn(self, fname: str, text: PosStr | str, rule_id: str, scope: Scope, want: str | None,
-                args: list[str], unpack: list[str] | None = None) -> None:
-        """def fname(st, *args): V = st.v; return <expr>"""
+    def expr_fn(self, text: PosStr | str, rule_id: str, scope: Scope, want: str | None,
+                args: list[str], unpack: list[str] | None = None) -> Fn:
+        """def f(st, *args): V = st.v; return <expr>"""
         self.unit = Unit(text, rule_id)
         self.deps = {rule_id}
         self.param_deps = set()
+        self.writes = set()
         tree = self.parse(text, "expr")
         self.hoist = set()
         v = self.expr(tree, scope)
@@ -224,10 +248,10 @@ class Compiler:
                 raise self.error(tree.meta, f"this should give {want}, but gives {v.type}")
         body = self._hoisted_preamble()
         body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
-        self._emit(fname, args, [*body, ast.Return(value=v.node)])
+        return self._emit(args, [*body, ast.Return(value=v.node)])
 
-    def block_fn(self, fname: str, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
-                 allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> None:
+    def block_fn(self, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
+                 allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> Fn:
         self.unit = Unit(text, rule_id)
         self.deps = {rule_id}
         self.param_deps = set()
@@ -241,18 +265,19 @@ class Compiler:
         self.in_function = False
         body = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
         body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
-        self._emit(fname, args, body + stmts)
+        return self._emit(args, body + stmts)
 
-    def guard_fns(self, action: str, fields: list[tuple[str, str]], domains: list[tuple[PosStr, str]],
-                  guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None) -> None:
+    def guard_fns(self, fields: list[tuple[str, str]], domains: list[tuple[PosStr, str]],
+                  guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None) -> GuardFns:
         """Two functions per action: check one payload, and list the legal payloads.
 
         Both inline every guard, so listing legal actions costs one Python function
         call however many rules constrain the action.
         """
         self.hoist = set()
+        self.writes = set()
         tests: list[ast.expr] = []
-        self.guard_deps[action] = []
+        guard_deps: list[set[str]] = []
         union: set[str] = set()
         for text, rule_id in guards:
             self.unit = Unit(text, rule_id)
@@ -263,7 +288,7 @@ class Compiler:
             if not T.compatible("bool", v.type):
                 raise self.error(tree.meta, f"a 'forbid' condition must be true or false, but this gives {v.type}")
             tests.append(v.node)
-            self.guard_deps[action].append(self.deps | {r for r in self.param_deps if r not in self.env.logic_rules})
+            guard_deps.append(self.deps | {r for r in self.param_deps if r not in self.env.logic_rules})
             union |= self.deps
         self.deps = union
         dom_nodes: list[ast.expr] = []
@@ -275,7 +300,7 @@ class Compiler:
             if not T.compatible(T.list_of(ftype), v.type):
                 raise self.error(tree.meta, f"the choices for '{fname}' should be a list of {ftype}, not {v.type}")
             dom_nodes.append(v.node)
-        self.dead_guards[action] = [isinstance(t, ast.Constant) and not t.value for t in tests]
+        dead = [isinstance(t, ast.Constant) and not t.value for t in tests]
         pre = self._hoisted_preamble()
         names = payload if payload is not None else [f for f, _ in fields]
         unpack = [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in names]
@@ -285,7 +310,7 @@ class Compiler:
                 continue
             check_body.append(ast.If(test=t, body=[ast.Return(_c(i))], orelse=[]))
         check_body.append(ast.Return(_c(-1)))
-        self._emit(f"chk_{_py(action)}", ["st", "actor", "a"], check_body)
+        check = self._emit(["st", "actor", "a"], check_body)
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
@@ -302,7 +327,8 @@ class Compiler:
             loop = inner
         leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())), *loop]
         leg_body.append(ast.Return(_name("out")))
-        self._emit(f"leg_{_py(action)}", ["st", "actor"], leg_body)
+        legal = self._emit(["st", "actor"], leg_body)
+        return GuardFns(check, legal, guard_deps, dead)
 
     def _hoisted_preamble(self) -> list[ast.stmt]:
         load_v = ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))
@@ -312,46 +338,47 @@ class Compiler:
         self.hoist = None
         return pre
 
-    def _emit(self, fname: str, args: list[str], body: list[ast.stmt]) -> None:
+    def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
         extra = {"type_params": []} if sys.version_info >= (3, 12) else {}
-        fn = ast.FunctionDef(
-            name=fname,
+        return ast.FunctionDef(
+            name=f"f{next(self.counter)}",
             args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
                                kw_defaults=[], kwarg=None, defaults=[]),
             body=body or [ast.Pass()], decorator_list=[], returns=None, **extra)
-        self.functions.append(fn)
-        self.fn_deps[fname] = set(self.deps)
-        self.fn_param_deps[fname] = set(self.param_deps)
-        self.fn_writes[fname] = set(self.writes)
 
-    def fuse(self, fname: str, parts: list[str], args: list[str], unpack: list[str]) -> None:
+    def _emit(self, args: list[str], body: list[ast.stmt]) -> Fn:
+        fn = self._function(args, body)
+        handle = Fn(set(self.deps), set(self.param_deps), set(self.writes), fn.name)
+        self.functions.append((fn, handle))
+        return handle
+
+    def fuse(self, parts: list[Fn], args: list[str], unpack: list[str]) -> Fn:
         """One function running several compiled effect clauses in order (the untraced fast path).
 
         Each clause's statements keep its position as their line number, so an error in the
         fused code can still be charged to the right rule.
         """
-        by_name = {f.name: f for f in self.functions}
+        by_handle = {id(h): f for f, h in self.functions}
         body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
                                                                                           ast.Load()))]
         body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack]
         for i, part in enumerate(parts):
-            stmts = by_name[part].body[1 + len(unpack):]
-            stmts = copy.deepcopy(stmts)
+            stmts = copy.deepcopy(by_handle[id(part)].body[1 + len(unpack):])
             for st in stmts:
                 for node in ast.walk(st):
                     if isinstance(node, (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword)):
                         node.lineno = node.end_lineno = i + 1
                         node.col_offset = node.end_col_offset = 0
             body.extend(stmts or [ast.Pass()])
-        extra = {"type_params": []} if sys.version_info >= (3, 12) else {}
-        fn = ast.FunctionDef(name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args],
-                                                            vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                                            defaults=[]),
-                             body=body, decorator_list=[], returns=None, **extra)
-        self.functions.append(fn)
+        fn = self._function(args, body)
+        handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
+                    set().union(*(p.writes for p in parts)), fn.name)
+        self.functions.append((fn, handle))
+        return handle
 
-    def build(self, filename: str) -> dict[str, Callable[..., Any]]:
-        mod = ast.Module(body=list(self.functions), type_ignores=[])
+    def build(self, filename: str) -> None:
+        """Compile every function emitted so far and hand each to its handle."""
+        mod = ast.Module(body=[f for f, _ in self.functions], type_ignores=[])
         ast.fix_missing_locations(mod)
         code = compile(mod, filename, "exec")
         namespace: dict[str, Any] = dict(self.globals)
@@ -359,7 +386,9 @@ class Compiler:
                                      "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}
         # The module holds only function definitions built from checked trees.
         exec(code, namespace)
-        return {fn.name: namespace[fn.name] for fn in self.functions}
+        for f, handle in self.functions:
+            if handle is not None:
+                handle.fn = namespace[f.name]
 
     # ----- statements --------------------------------------------------------
     def block(self, tree: Tree, scope: Scope) -> list[ast.stmt]:
@@ -383,10 +412,21 @@ class Compiler:
             target = t.children[0]
             node, ttype = self.target(target, scope)
             if k == "assign":
+                outer_deps, self.deps = self.deps, set()
                 v = self.coerce(self.expr(t.children[1], scope), ttype, t.children[1])
+                value_deps, self.deps = self.deps, outer_deps | self.deps
                 if not T.compatible(ttype, v.type):
                     raise self.error(target.meta, f"cannot store {v.type} in '{_target_text(target)}' of type {ttype}")
-                return [ast.Assign(targets=[node], value=v.node)]
+                out: list[ast.stmt] = [ast.Assign(targets=[node], value=v.node)]
+                name = str(target.children[0])
+                if len(target.children) == 1 and name in BLAMED_VARS and scope.lookup(name) is None:
+                    # The rule that decides the value is to blame: the one whose definition computes it
+                    # (turn = first_leader() is play.first-lead's decision), else the clause's own rule.
+                    others = value_deps - {self.unit.rule_id}
+                    who = next(iter(others)) if len(others) == 1 else self.unit.rule_id
+                    out.append(ast.Assign(targets=[_sub(ast.Attribute(_name("st"), "set_by", ast.Load()),
+                                                        _c(name), True)], value=_c(who)))
+                return out
             op = t.children[1]
             v = self.expr(t.children[2], scope)
             if not (T.is_int_like(ttype) and T.is_int_like(v.type)):

@@ -41,15 +41,17 @@ class Builtin:
     inline: Inliner | None = None
     optional: int = 0  # how many trailing params may be left out
     examples: tuple[str, ...] = field(default=())
+    doc_ru: str = ""  # the same description in Russian, for the rulebook's Russian pages
 
 
 REGISTRY: dict[str, Builtin] = {}
 
 
 def register(name: str, params: list[str], returns: str, doc: str, *, kind: str = "pure",
-             inline: Inliner | None = None, optional: int = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             inline: Inliner | None = None, optional: int = 0,
+             ru: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        REGISTRY[name] = Builtin(name, tuple(params), returns, doc, kind, fn, inline, optional)
+        REGISTRY[name] = Builtin(name, tuple(params), returns, doc, kind, fn, inline, optional, doc_ru=ru)
         return fn
     return deco
 
@@ -69,24 +71,28 @@ def _direct(pyname: str) -> Inliner:
 # --- cards -----------------------------------------------------------------
 
 @register("suit", ["card"], "suit", "The suit of a card.",
+          ru="Масть карты.",
           inline=lambda d, a: _binop(a[0], ast.FloorDiv(), _const(len(d.ranks))))
 def _suit(card: int) -> int:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("rank", ["card"], "rank", "The rank of a card.",
+          ru="Достоинство карты.",
           inline=lambda d, a: _binop(a[0], ast.Mod(), _const(len(d.ranks))))
 def _rank(card: int) -> int:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("card", ["rank", "suit"], "card", "The card of the given rank and suit.",
+          ru="Карта данного достоинства и масти.",
           inline=lambda d, a: _binop(_binop(a[1], ast.Mult(), _const(len(d.ranks))), ast.Add(), a[0]))
 def _card(rank: int, suit: int) -> int:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("all_cards", [], "list[card]", "Every card of the pack, in pack order.",
+          ru="Все карты колоды в порядке колоды.",
           inline=lambda d, a: ast.Call(func=ast.Name("list", ast.Load()),
                                        args=[ast.Call(func=ast.Name("range", ast.Load()),
                                                       args=[_const(d.size)], keywords=[])], keywords=[]))
@@ -95,12 +101,14 @@ def _all_cards() -> list[int]:  # pragma: no cover - always inlined
 
 
 @register("all_suits", [], "list[suit]", "Every suit, in the order the pack lists them.",
+          ru="Все масти в том порядке, в каком их перечисляет колода.",
           inline=lambda d, a: ast.List(elts=[_const(i) for i in range(len(d.suits))], ctx=ast.Load()))
 def _suits() -> list[int]:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("all_ranks", [], "list[rank]", "Every rank, in the order the pack lists them.",
+          ru="Все достоинства в том порядке, в каком их перечисляет колода.",
           inline=lambda d, a: ast.List(elts=[_const(i) for i in range(len(d.ranks))], ctx=ast.Load()))
 def _ranks() -> list[int]:  # pragma: no cover - always inlined
     raise AssertionError
@@ -113,25 +121,29 @@ def _n_seats() -> ast.expr:
 
 
 @register("next_seat", ["seat"], "seat", "The seat to the left (next clockwise).",
+          ru="Место слева (следующее по часовой стрелке).",
           inline=lambda d, a: _binop(_binop(a[0], ast.Add(), _const(1)), ast.Mod(), _n_seats()))
 def _next_seat(s: int) -> int:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("prev_seat", ["seat"], "seat", "The seat to the right (previous clockwise).",
+          ru="Место справа (предыдущее по часовой стрелке).",
           inline=lambda d, a: _binop(_binop(a[0], ast.Sub(), _const(1)), ast.Mod(), _n_seats()))
 def _prev_seat(s: int) -> int:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("seat_after", ["seat", "int"], "seat", "The seat k places to the left (k may be negative).",
+          ru="Место через k мест влево (k может быть отрицательным).",
           inline=lambda d, a: _binop(_binop(a[0], ast.Add(), a[1]), ast.Mod(), _n_seats()))
 def _seat_after(s: int, k: int) -> int:  # pragma: no cover - always inlined
     raise AssertionError
 
 
 @register("clockwise_from", ["seat", "list[seat]"], "list[seat]",
-          "The seats of the list in clockwise order, starting at the given seat (or the first after it).")
+          "The seats of the list in clockwise order, starting at the given seat (or the first after it).",
+          ru="Места из списка по часовой стрелке, начиная с данного места (или с первого после него).")
 def clockwise_from(start: int, group: list[int]) -> list[int]:
     # Any modulus larger than the number of seats keeps the clockwise order.
     return sorted(group, key=lambda s: (s - start) % _WRAP)
@@ -141,7 +153,8 @@ _WRAP = 1_000_003
 
 
 @register("next_in", ["seat", "list[seat]"], "seat?",
-          "The first seat of the list strictly after the given seat, going clockwise; none if the list is empty.")
+          "The first seat of the list strictly after the given seat, going clockwise; none if the list is empty.",
+          ru="Первое место из списка строго после данного по часовой стрелке; none, если список пуст.")
 def next_in(s: int, group: list[int]) -> int | None:
     if not group:
         return None
@@ -153,48 +166,56 @@ def next_in(s: int, group: list[int]) -> int | None:
 # --- lists -------------------------------------------------------------------
 
 @register("len", ["list[any]"], "int", "The number of items in a list.",
+          ru="Число элементов списка.",
           inline=_direct("len"))
 def _len(xs: list[Any]) -> int:
     return len(xs)
 
 
 @register("sum", ["list[int]"], "int", "The sum of a list of numbers (0 for an empty list).",
+          ru="Сумма списка чисел (0 для пустого списка).",
           inline=_direct("sum"))
 def _sum(xs: list[int]) -> int:
     return sum(xs)
 
 
-@register("count", ["list[bool]"], "int", "How many items of a list of conditions are true.")
+@register("count", ["list[bool]"], "int", "How many items of a list of conditions are true.",
+          ru="Сколько условий в списке истинны.")
 def _count(xs: list[bool]) -> int:
     return sum(1 for x in xs if x)
 
 
 @register("any", ["list[bool]"], "bool", "Whether at least one condition in the list is true.",
+          ru="Истинно ли хотя бы одно условие из списка.",
           inline=_direct("any"))
 def _any(xs: list[bool]) -> bool:
     return any(xs)
 
 
 @register("all", ["list[bool]"], "bool", "Whether every condition in the list is true (true for an empty list).",
+          ru="Истинны ли все условия списка (для пустого списка — да).",
           inline=_direct("all"))
 def _all(xs: list[bool]) -> bool:
     return all(xs)
 
 
 @register("min", ["list[int]"], "int", "The smallest number of a non-empty list.",
+          ru="Наименьшее число непустого списка.",
           inline=_direct("min"))
 def _min(xs: list[int]) -> int:
     return min(xs)
 
 
 @register("max", ["list[int]"], "int", "The largest number of a non-empty list.",
+          ru="Наибольшее число непустого списка.",
           inline=_direct("max"))
 def _max(xs: list[int]) -> int:
     return max(xs)
 
 
 @register("argmax", ["list[any]"], "int",
-          "The position of the largest item (lists compare item by item); the first one on a tie.")
+          "The position of the largest item (lists compare item by item); the first one on a tie.",
+          ru="Позиция наибольшего элемента (списки сравниваются поэлементно); при равенстве — первого из них.")
 def argmax(xs: list[Any]) -> int:
     best = 0
     for i in range(1, len(xs)):
@@ -203,7 +224,8 @@ def argmax(xs: list[Any]) -> int:
     return best
 
 
-@register("position", ["list[any]", "any"], "int", "The position of an item in a list, or -1 if it is absent.")
+@register("position", ["list[any]", "any"], "int", "The position of an item in a list, or -1 if it is absent.",
+          ru="Позиция элемента в списке или −1, если его там нет.")
 def position(xs: list[Any], x: Any) -> int:
     try:
         return xs.index(x)
@@ -213,27 +235,32 @@ def position(xs: list[Any], x: Any) -> int:
 
 @register("range", ["int", "int", "int"], "list[int]",
           "The numbers from the first up to but not including the second, in the given step (default 1).",
+          ru="Числа от первого до второго, не включая его, с заданным шагом (по умолчанию 1).",
           optional=1)
 def _range(a: int, b: int, step: int = 1) -> list[int]:
     return list(range(a, b, step)) if step > 0 else []
 
 
-@register("sorted", ["list[any]"], "arg:0", "The list in ascending order.")
+@register("sorted", ["list[any]"], "arg:0", "The list in ascending order.",
+          ru="Список по возрастанию.")
 def _sorted(xs: list[Any]) -> list[Any]:
     return sorted(xs)
 
 
-@register("first", ["list[any]"], "elem:0", "The first item of a non-empty list.")
+@register("first", ["list[any]"], "elem:0", "The first item of a non-empty list.",
+          ru="Первый элемент непустого списка.")
 def _first(xs: list[Any]) -> Any:
     return xs[0]
 
 
-@register("last", ["list[any]"], "elem:0", "The last item of a non-empty list.")
+@register("last", ["list[any]"], "elem:0", "The last item of a non-empty list.",
+          ru="Последний элемент непустого списка.")
 def _last(xs: list[Any]) -> Any:
     return xs[-1]
 
 
-@register("concat", ["list[list[any]]"], "elem:0", "The lists of a list joined into one.")
+@register("concat", ["list[list[any]]"], "elem:0", "The lists of a list joined into one.",
+          ru="Списки из списка, соединённые в один.")
 def concat(xss: list[list[Any]]) -> list[Any]:
     out: list[Any] = []
     for xs in xss:
@@ -242,34 +269,40 @@ def concat(xss: list[list[Any]]) -> list[Any]:
 
 
 @register("same_items", ["list[any]", "list[any]"], "bool",
-          "Whether two lists hold the same items the same number of times, in any order.")
+          "Whether two lists hold the same items the same number of times, in any order.",
+          ru="Содержат ли два списка одни и те же элементы столько же раз, в любом порядке.")
 def same_items(a: list[Any], b: list[Any]) -> bool:
     return len(a) == len(b) and Counter(a) == Counter(b)
 
 
-@register("distinct", ["list[any]"], "bool", "Whether no item occurs twice in the list.")
+@register("distinct", ["list[any]"], "bool", "Whether no item occurs twice in the list.",
+          ru="Нет ли в списке повторяющихся элементов.")
 def distinct(xs: list[Any]) -> bool:
     return len(set(xs)) == len(xs)
 
 
-@register("slice", ["list[any]", "int", "int"], "arg:0", "The items from position a up to but not including b.")
+@register("slice", ["list[any]", "int", "int"], "arg:0", "The items from position a up to but not including b.",
+          ru="Элементы с позиции a до позиции b, не включая её.")
 def _slice(xs: list[Any], a: int, b: int) -> list[Any]:
     return list(xs[a:b])
 
 
 @register("abs", ["int"], "int", "The absolute value of a number.",
+          ru="Абсолютная величина числа.",
           inline=_direct("abs"))
 def _abs(x: int) -> int:
     return abs(x)
 
 
-@register("floor_to", ["int", "int"], "int", "The number rounded down to a multiple of the unit.")
+@register("floor_to", ["int", "int"], "int", "The number rounded down to a multiple of the unit.",
+          ru="Число, округлённое вниз до кратного единице округления.")
 def floor_to(x: int, unit: int) -> int:
     return x - x % unit
 
 
 @register("round_to", ["int", "int"], "int",
-          "The number rounded to the nearest multiple of the unit; halves round up.")
+          "The number rounded to the nearest multiple of the unit; halves round up.",
+          ru="Число, округлённое до ближайшего кратного единице округления; половина округляется вверх.")
 def round_to(x: int, unit: int) -> int:
     return ((2 * x + unit) // (2 * unit)) * unit
 
@@ -277,30 +310,35 @@ def round_to(x: int, unit: int) -> int:
 # --- zones and state (procedures: statements only) -----------------------
 
 @register("move", ["any", "list[any]", "list[any]"], "none",
-          "Move one item from the first list to the end of the second.", kind="procedure")
+          "Move one item from the first list to the end of the second.",
+          ru="Переложить один элемент из первого списка в конец второго.", kind="procedure")
 def move(x: Any, src: list[Any], dst: list[Any]) -> None:
     src.remove(x)
     dst.append(x)
 
 
 @register("move_all", ["list[any]", "list[any]"], "none",
-          "Move every item of the first list to the end of the second.", kind="procedure")
+          "Move every item of the first list to the end of the second.",
+          ru="Переложить все элементы первого списка в конец второго.", kind="procedure")
 def move_all(src: list[Any], dst: list[Any]) -> None:
     dst.extend(src)
     src.clear()
 
 
-@register("append", ["list[any]", "any"], "none", "Add an item to the end of a list.", kind="procedure")
+@register("append", ["list[any]", "any"], "none", "Add an item to the end of a list.",
+          ru="Добавить элемент в конец списка.", kind="procedure")
 def append(xs: list[Any], x: Any) -> None:
     xs.append(x)
 
 
-@register("clear", ["list[any]"], "none", "Remove every item from a list.", kind="procedure")
+@register("clear", ["list[any]"], "none", "Remove every item from a list.",
+          ru="Удалить из списка все элементы.", kind="procedure")
 def clear(xs: list[Any]) -> None:
     xs.clear()
 
 
-@register("fill", ["list[any]", "any"], "none", "Set every item of a list to the value.", kind="procedure")
+@register("fill", ["list[any]", "any"], "none", "Set every item of a list to the value.",
+          ru="Присвоить всем элементам списка данное значение.", kind="procedure")
 def fill(xs: list[Any], x: Any) -> None:
     for i in range(len(xs)):
         xs[i] = x
@@ -308,19 +346,22 @@ def fill(xs: list[Any], x: Any) -> None:
 
 @register("reset", ["str"], "none",
           "Give every state variable of the named lifetime (\"deal\", \"game\") its initial value again.",
+          ru="Вернуть начальные значения переменным состояния данного времени жизни («deal» — партия, «game» — игра).",
           kind="engine")
 def reset(st: Any, lifetime: str) -> None:
     st.reset(lifetime)
 
 
 @register("end_deal", [], "none",
-          "Close the deal: append the recorded state variables to the score sheet.", kind="engine")
+          "Close the deal: append the recorded state variables to the score sheet.",
+          ru="Закрыть партию: дописать записываемые переменные состояния в запись счёта.", kind="engine")
 def end_deal(st: Any) -> None:
     st.end_deal()
 
 
 @register("mark", ["str", "seat"], "none",
           "Note an event for the score sheet and for rule coverage (a bolt, a fall off the barrel…).",
+          ru="Отметить событие для записи счёта и для покрытия правил (болт, падение с бочки…).",
           kind="engine")
 def mark(st: Any, what: str, seat: int) -> None:
     st.mark(what, seat)
@@ -328,7 +369,8 @@ def mark(st: Any, what: str, seat: int) -> None:
 
 # --- chance (only in `sample`, which draws an action for the dealer) ---------
 
-@register("shuffled", ["list[any]"], "arg:0", "The list in a random order (seeded).", kind="random")
+@register("shuffled", ["list[any]"], "arg:0", "The list in a random order (seeded).",
+          ru="Список в случайном порядке (с зерном).", kind="random")
 def shuffled(st: Any, xs: list[Any]) -> list[Any]:
     out = list(xs)
     st.rng.shuffle(out)
@@ -336,6 +378,7 @@ def shuffled(st: Any, xs: list[Any]) -> list[Any]:
 
 
 @register("random_int", ["int", "int"], "int", "A random whole number from a to b inclusive (seeded).",
+          ru="Случайное целое число от a до b включительно (с зерном).",
           kind="random")
 def random_int(st: Any, a: int, b: int) -> int:
     return st.rng.randint(a, b)
@@ -343,6 +386,7 @@ def random_int(st: Any, a: int, b: int) -> int:
 
 @register("fail", ["str"], "none",
           "Stop with an error naming the rule: for consistency checks inside the rules themselves.",
+          ru="Остановиться с ошибкой, назвав правило: для проверок согласованности внутри самих правил.",
           kind="engine")
 def fail(st: Any, message: str) -> None:
     raise RuleCheckFailed(message)

@@ -1,0 +1,226 @@
+"""A ruleset's logic as one typed program, and that program compiled.
+
+``Program`` is everything a resolved ruleset declares for the interpreter: the pack,
+the parameters, the state layout, the definitions, the actions and, for every
+trigger (an action, ``start`` or ``enter <phase>``), its clauses in order.
+``compile_program`` turns it into a ``CompiledProgram``: one object per action
+(check, legal, domains, sample, when, hint, payload checks) and one per trigger
+(the fused effect function and each clause's own function). Everything downstream
+uses these attributes; nothing looks a compiled function up by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Location, RuleFileError
+from ..yamlpos import PosStr
+from . import types as T
+from .compiler import Compiler, Define, Env, Fn, Param, Scope, VarDecl
+from .stdlib import DeckShape
+
+
+@dataclass
+class ActionDecl:
+    name: str
+    rule_id: str
+    phase: str
+    actor: str
+    fields: list[tuple[str, str]]
+    choices: dict[str, PosStr]
+    sample: PosStr | None
+    weight: float = 1.0
+    prefer_low: bool = False
+    hint: PosStr | None = None
+    when: PosStr | None = None
+    where: Location | None = None
+
+
+@dataclass(eq=False)
+class Clause:
+    """One named clause of a rule: a guard (``forbid``) or an effect (``do``) on one trigger.
+
+    ``ref`` is its name (``rule/clause``), which overlays, mutants and the sequence use;
+    ``rule_id`` is the rule it is charged to: the rule it belongs to, or the overlay that
+    replaced it (the text that runs is that overlay's).
+    """
+
+    ref: str
+    rule_id: str
+    on: str
+    forbid: PosStr | None
+    reason: str | None
+    message: str | None
+    do: PosStr | None
+    where: Location
+
+    @property
+    def id(self) -> str:
+        return self.ref.rpartition("/")[2]
+
+
+@dataclass
+class Program:
+    deck: DeckShape
+    params: dict[str, Param]
+    vars: dict[str, VarDecl]
+    defines: dict[str, Define]
+    phases: list[str]
+    actions: dict[str, ActionDecl]
+    sequence: dict[str, list[Clause]]  # trigger -> its clauses, in the order they run
+    marks: set[str]
+    logic_rules: set[str]  # rules with clauses, definitions or actions of their own
+    phase_rule: dict[str, str] = field(default_factory=dict)  # phase -> the rule that declares it
+
+
+@dataclass(eq=False)
+class Guard:
+    clause: Clause
+    deps: set[str]  # the rules its condition uses (credited by coverage when it runs)
+    dead: bool  # its condition folded to false under this ruleset's parameters: it can never forbid
+
+
+@dataclass(eq=False)
+class CompiledAction:
+    decl: ActionDecl
+    guards: list[Guard]
+    check: Callable[..., int]  # (st, actor, payload) -> index of the first forbidding guard, or -1
+    legal: Callable[..., list[dict[str, Any]]]  # (st, actor) -> the payloads no guard forbids
+    domains: list[tuple[str, Callable[..., Any]]]  # payload field -> (st, actor) -> its choices
+    checkers: dict[str, Callable[[Any, int], bool]]  # payload field -> (value, seats) -> well typed?
+    sample: Callable[..., Any] | None = None  # (st, actor) -> a drawn payload, for chance actions
+    when: Callable[..., bool] | None = None  # (st, actor) -> whether the action exists now
+    hint: Callable[..., int] | None = None  # (st, actor, payload) -> how much a simple bot likes it
+    guard_deps: set[str] = field(default_factory=set)  # the rules any of its guards use
+
+    @property
+    def name(self) -> str:
+        return self.decl.name
+
+
+@dataclass(eq=False)
+class Effect:
+    clause: Clause
+    fn: Callable[..., None]  # (st, actor, payload)
+    deps: set[str]  # rules whose logic or definitions it runs
+    writes: set[str]  # state variables it assigns
+
+    @property
+    def rule_id(self) -> str:
+        return self.clause.rule_id
+
+
+@dataclass(eq=False)
+class Trigger:
+    on: str
+    effects: list[Effect]
+    run: Callable[..., None]  # every effect in one call (the untraced fast path); line i+1 is effect i
+
+
+@dataclass(eq=False)
+class CompiledProgram:
+    actions: dict[str, CompiledAction]
+    triggers: dict[str, Trigger]
+    by_phase: dict[str, list[CompiledAction]]
+
+
+def _actor_scope() -> Scope:
+    scope = Scope()
+    scope.bind("actor", "local", "actor", "seat")
+    return scope
+
+
+def _payload_scope(a: ActionDecl) -> Scope:
+    scope = _actor_scope()
+    for f, t in a.fields:
+        scope.bind(f, "payload", f"p_{f}", t)
+    return scope
+
+
+def payload_checker(t: str, deck: DeckShape) -> Callable[[Any, int], bool]:
+    """A function that tells whether a payload value has the declared type (and range)."""
+    b = T.base(t)
+    nullable = T.nullable(t)
+    limits = {"card": deck.size, "suit": len(deck.suits), "rank": len(deck.ranks)}
+    if b.startswith("list["):
+        inner = payload_checker(T.elem(b), deck)
+        return lambda v, n: (v is None and nullable) or (type(v) is list and all(inner(x, n) for x in v))
+    if b == "bool":
+        return lambda v, n: (v is None and nullable) or type(v) is bool
+    if b == "seat":
+        return lambda v, n: (v is None and nullable) or (type(v) is int and 0 <= v < n)
+    if b in limits:
+        hi = limits[b]
+        return lambda v, n: (v is None and nullable) or (type(v) is int and 0 <= v < hi)
+    if b == "int":
+        return lambda v, n: (v is None and nullable) or type(v) is int
+    if b == "str":
+        return lambda v, n: (v is None and nullable) or type(v) is str
+    return lambda v, n: True
+
+
+def compile_program(p: Program, filename: str) -> CompiledProgram:
+    env = Env(p.deck, p.vars, p.params, p.defines, set(p.phases), marks=p.marks, logic_rules=p.logic_rules)
+    comp = Compiler(env)
+    staged: dict[str, dict[str, Any]] = {}
+    for aname, a in p.actions.items():
+        for f, _ in a.fields:
+            if env.kind_of(f) in ("var", "param"):
+                raise RuleFileError(f"payload field {f!r} of action {aname!r} clashes with a "
+                                    f"{env.kind_of(f)} of that name", a.where)
+        clauses = [c for c in p.sequence.get(aname, []) if c.forbid is not None]
+        enumerable = [(f, t) for f, t in a.fields if f in a.choices]
+        names = [f for f, _ in a.fields]
+        guards = [(c.forbid, c.rule_id) for c in clauses]
+        if a.sample is None or enumerable:
+            gf = comp.guard_fns(enumerable, [(a.choices[f], a.rule_id) for f, _ in enumerable], guards,
+                                _payload_scope(a), names)
+        else:
+            gf = comp.guard_fns([], [], guards, _payload_scope(a), names)
+        entry: dict[str, Any] = {"gf": gf, "clauses": clauses,
+                                 "domains": [(f, comp.expr_fn(a.choices[f], a.rule_id, _actor_scope(), T.list_of(t),
+                                                              ["st", "actor"])) for f, t in enumerable]}
+        if a.when is not None:
+            entry["when"] = comp.expr_fn(a.when, a.rule_id, _actor_scope(), "bool", ["st", "actor"])
+        if a.hint is not None:
+            entry["hint"] = comp.expr_fn(a.hint, a.rule_id, _payload_scope(a), "int", ["st", "actor", "a"],
+                                         unpack=names)
+        if a.sample is not None:
+            entry["sample"] = comp.block_fn(a.sample, a.rule_id, _actor_scope(), ["st", "actor"],
+                                            allow_return=True, allow_random=True)
+        staged[aname] = entry
+    effect_fns: dict[str, tuple[list[tuple[Clause, Fn]], Fn]] = {}
+    for on, clauses in p.sequence.items():
+        dos = [c for c in clauses if c.do is not None]
+        if not dos:
+            continue
+        decl = p.actions.get(on)
+        scope = _payload_scope(decl) if decl is not None else Scope()
+        fields = [f for f, _ in decl.fields] if decl is not None else []
+        parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields)) for c in dos]
+        effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields))
+    comp.build(filename)
+
+    actions: dict[str, CompiledAction] = {}
+    by_phase: dict[str, list[CompiledAction]] = {}
+    for aname, a in p.actions.items():
+        e = staged[aname]
+        gf = e["gf"]
+        ca = CompiledAction(
+            a, [Guard(c, d, dead) for c, d, dead in zip(e["clauses"], gf.deps, gf.dead, strict=True)],
+            gf.check.fn, gf.legal.fn, [(f, h.fn) for f, h in e["domains"]],
+            {f: payload_checker(t, p.deck) for f, t in a.fields},
+            e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
+            e["hint"].fn if "hint" in e else None, set(gf.check.deps))
+        actions[aname] = ca
+        by_phase.setdefault(a.phase, []).append(ca)
+    triggers: dict[str, Trigger] = {}
+    for on, (parts, fused) in effect_fns.items():
+        # Coverage credits a rule through its own logic and the definitions it lends; a rule
+        # that is only data (values, no logic) is credited wherever its parameters are used.
+        effects = [Effect(c, h.fn, h.deps | {r for r in h.param_deps if r not in p.logic_rules}, h.writes)
+                   for c, h in parts]
+        triggers[on] = Trigger(on, effects, fused.fn)
+    return CompiledProgram(actions, triggers, by_phase)

@@ -1,0 +1,397 @@
+"""The player's side of the rulebook: "How to play", the rule pages' worked examples, and how they look.
+
+The how-to-play page takes its numbers from the resolved ruleset and its pictures from
+a game record the oracle validates; these tests change the rule files, the record and
+the page's configuration in a copy and watch the page follow or refuse. The worked
+examples are checked against the engine's own legal moves. The browser test saves
+screenshots of the home page, "How to play", a rule page and the matrix, in both
+languages, under artifacts/docs/ (skipped, with the reason, without Chromium).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+from test_docs import ARTIFACTS, CHROMIUM, served, site  # noqa: F401  (the site's build and server fixtures)
+
+from oracle.cards import notation
+from oracle.docgen import DocsError, build_pages
+from oracle.docgen.examples import Example, choose, guard_reasons, load_examples
+from oracle.docgen.howto import FIGURES, HOWTO_PAGE
+from oracle.docgen.svg import BLACK, RED, Face, Mark, card
+from oracle.engine import Action, Game
+from oracle.ruleset import load_library, load_ruleset
+from oracle.transcript import read_record
+from oracle.validate import Replayer
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "docs" / "_data"
+GENERATED = ROOT / "docs" / "generated"
+CONFIG = yaml.safe_load((DATA / "how-to-play.yaml").read_text(encoding="utf-8"))
+PICTURES = ("pack", "deal", "auction", "talon", "give", "tricks", "sheet")
+
+
+def _page(lang: str) -> str:
+    return (GENERATED / (HOWTO_PAGE if lang == "en" else HOWTO_PAGE.replace(".md", f".{lang}.md"))).read_text(
+        encoding="utf-8")
+
+
+def _figure(name: str, lang: str) -> str:
+    suffix = "" if lang == "en" else f".{lang}"
+    return (GENERATED / FIGURES / f"{name}{suffix}.svg").read_text(encoding="utf-8")
+
+
+def _copy_tree(tmp_path: Path) -> tuple[Path, Path]:
+    """The rule files, the example record and the docs data in a scratch folder, to be changed there."""
+    root = tmp_path / "tree"
+    for part in ("spec", "variants", "examples"):
+        shutil.copytree(ROOT / part, root / part)
+    shutil.copytree(DATA, root / "docs" / "_data")
+    return root, root / "docs" / "_data"
+
+
+# --------------------------------------------------------------------------- how to play
+
+def test_how_to_play_has_every_step_and_picture_in_both_languages() -> None:
+    for lang in ("en", "ru"):
+        page = _page(lang)
+        assert "{{" not in page, f"{lang}: a placeholder was left unfilled"
+        for name in PICTURES:
+            assert f"]({FIGURES}/{name}.svg)" in page, f"{lang}: picture {name} is not on the page"
+            svg = _figure(name, lang)
+            assert svg.startswith("<svg") and "<title>" in svg
+    ru = _page("ru")
+    for term in ("сдача", "прикуп", "торговл", "«пас»", "снос", "взятк", "козыр", "марьяж", "болт", "бочк",
+                 "роспись", "разыгрывающий", "вистующие", "хвалю", "партия", "игр"):
+        assert term in ru.lower(), f"the Russian page never says {term!r}"
+    en = _page("en")
+    for heading in ("## The cards", "## The deal", "## The auction", "## The talon", "## Giving two cards away",
+                    "## The play", "## Marriages", "## The score of a deal", "## Bolts", "## The barrel",
+                    "## The end of the game", "## The score sheet"):
+        assert heading in en
+
+
+def test_how_to_play_numbers_are_the_classic_rulesets() -> None:
+    rs = load_ruleset(CONFIG["ruleset"])
+    en, ru = _page("en"), _page("ru")
+    values = rs.params["card_points"].value
+    for page in (en, ru):
+        for points in values:
+            assert re.search(rf"\| \*\*[^|]+\*\* \| [^|]+ \| {points} \|", page), f"card value {points} missing"
+        for v in rs.params["marriage_values"].value:
+            assert f"| {v} |" in page
+    for name in ("forced_bid", "bid_step", "max_bid", "penalty", "barrel_threshold", "target",
+                 "rospis_opponent_points", "deck_total"):
+        assert str(rs.param(name)) in en and str(rs.param(name)) in ru, name
+    assert f"on the hundred**: he is committed to {rs.param('forced_bid')}" in en
+    assert f"in steps of {rs.param('bid_step')}" in en
+
+
+def test_how_to_play_follows_a_changed_rule_file(tmp_path: Path) -> None:
+    root, data = _copy_tree(tmp_path)
+    path = root / "spec" / "bidding" / "max-300.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = load_ruleset(CONFIG["ruleset"]).param("max_bid")
+    # The example game never bids that high, so it stays valid. (Edited as text: YAML would re-read `on:`.)
+    changed, n = re.subn(rf"(max_bid:\s*\n(?:\s+.*\n)*?\s+default:\s*){old}\b", rf"\g<1>{old + 55}", text)
+    assert n == 1, "max_bid's default not found in its rule file"
+    path.write_text(changed, encoding="utf-8")
+    files = build_pages(data, root=root)
+    assert re.search(rf"No bid exceeds\s+{old + 55}\.", files[HOWTO_PAGE])
+    assert re.search(rf"Выше {old + 55}\s+не заказывает", files["how-to-play.ru.md"])
+
+
+def test_how_to_play_stops_when_its_text_assumes_another_value(tmp_path: Path) -> None:
+    root, data = _copy_tree(tmp_path)
+    cfg = dict(CONFIG)
+    cfg["assumes"] = {**CONFIG["assumes"], "failed_contract": "minus-double"}
+    (data / "how-to-play.yaml").write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(DocsError, match=r"failed_contract.*rewrite the how-to-play text"):
+        build_pages(data, root=root)
+
+
+def test_how_to_play_refuses_an_invalid_record(tmp_path: Path) -> None:
+    root, data = _copy_tree(tmp_path)
+    path = data / CONFIG["record"]
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    bid = next(a for d in rec["deals"] for a in d["actions"] if a["action"] == "bid")
+    bid["value"] += 2  # off the step of the auction
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    with pytest.raises(DocsError, match="the how-to-play record must be valid"):
+        build_pages(data, root=root)
+
+
+def test_how_to_play_rejects_an_unknown_placeholder(tmp_path: Path) -> None:
+    root, data = _copy_tree(tmp_path)
+    page = data / "how-to-play.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n{{no_such_fact}}\n", encoding="utf-8")
+    with pytest.raises(DocsError, match=r"how-to-play\.md:\d+: unknown placeholder \{\{no_such_fact\}\}"):
+        build_pages(data, root=root)
+
+
+def _story_deal() -> tuple[dict, list[str]]:
+    rec = json.loads((DATA / CONFIG["record"]).read_text(encoding="utf-8"))
+    return rec["deals"][CONFIG["deal"] - 1], rec["players"]
+
+
+def test_pictures_are_drawn_from_the_record() -> None:
+    deal, players = _story_deal()
+    rs = load_ruleset(CONFIG["ruleset"])
+    nt = notation(rs)
+    words = CONFIG["words"]["ru"]
+    ranks_ru = rs.param("notation_ranks_alt")
+    svg = _figure("deal", "ru")
+    # Every dealt card is drawn face up with its Russian rank letter; the talon is face down.
+    assert svg.count('fill="#ffffff"') == sum(len(h) for h in deal["hands"])
+    assert svg.count('fill="#37474f"') == len(deal["talon_cards"])
+    for hand in deal["hands"]:
+        for c in hand:
+            letter = ranks_ru[nt.parse(c) % len(rs.deck.ranks)]
+            assert f">{letter}</text>" in svg
+    for p in players:
+        assert f">{words['names'][p]}</text>" in svg
+    auction = _figure("auction", "en")
+    bids = [a["value"] for a in deal["actions"] if a["action"] == "bid"]
+    assert bids and all(f">{b}</text>" in auction for b in bids)
+    assert auction.count(">pass</text>") == sum(a["action"] == "pass" for a in deal["actions"])
+    give = _figure("give", "en")
+    for a in deal["actions"]:
+        if a["action"] == "give":
+            assert f"→ {a['to']}" in give
+    tricks = _figure("tricks", "en")
+    plays = [a for a in deal["actions"] if a["action"] == "play"]
+    assert tricks.count('fill="#ffffff"') == len(plays)
+    married = [a for a in plays if a.get("marriage")]
+    assert married and "marriage" in tricks
+
+
+def test_score_sheet_picture_is_the_oracles_sheet() -> None:
+    rec = read_record(DATA / CONFIG["record"])
+    keep = Replayer(rec)
+    keep.run()
+    sheet = _figure("sheet", "en")
+    assert keep.game is not None and not keep.violations
+    rows = keep.game.sheet
+    assert len(rows) == len(rec.data["deals"])
+    for row in rows:
+        for s in range(len(rec.data["players"])):
+            assert f"{row['delta'][s]:+d}  {row['score'][s]}" in sheet, f"deal {row['deal'] + 1}"
+    marks = {m for row in rows for m, _ in row["marks"]}
+    assert {"bolt", "barrel-mount", "win"} <= marks, "the example game shows no bolt, barrel or win"
+    rs = load_ruleset(CONFIG["ruleset"])
+    for m in marks:
+        assert rs.marks[m]["en"] in sheet, f"the legend lacks {m}"
+
+
+def test_no_picture_fetches_anything() -> None:
+    svgs = list((GENERATED / "figures").rglob("*.svg"))
+    assert len(svgs) > 20
+    for path in svgs:
+        text = path.read_text(encoding="utf-8")
+        for needle in ("<image", "href", "url(", "@font-face", "@import", "<script"):
+            assert needle not in text, f"{path} uses {needle}"
+
+
+def test_cards_are_drawn_red_and_black_with_their_rank() -> None:
+    heart, spade = card(Face("Д", "hearts"), 0, 0), card(Face("10", "spades"), 0, 0)
+    assert RED in heart and BLACK not in heart and ">Д</text>" in heart
+    assert BLACK in spade and RED not in spade and ">10</text>" in spade
+    refused = card(Face("9", "clubs"), 0, 0, mark=Mark.REFUSED)
+    assert refused.count(RED) >= 2, "a refused card has a red frame and a red cross"
+    assert 'opacity="0.38"' in card(Face("9", "clubs"), 0, 0, mark=Mark.DIM)
+
+
+# --------------------------------------------------------------------------- worked examples
+
+def _rule_page(rule_id: str, lang: str = "en") -> str:
+    lib = load_library()
+    folder = "rules" if rule_id in lib.rules else "overlays"
+    suffix = "" if lang == "en" else f".{lang}"
+    return (GENERATED / folder / (rule_id.replace(".", "/") + f"{suffix}.md")).read_text(encoding="utf-8")
+
+
+def test_every_rule_page_with_golden_records_has_exactly_one_worked_example() -> None:
+    examples = load_examples(ROOT)
+    lib = load_library()
+    assert len(examples) > 20
+    for rule_id in examples:
+        if rule_id not in lib.rules and rule_id not in lib.overlays:
+            continue
+        for lang, head in (("en", "## Worked example"), ("ru", "## Разбор примера")):
+            page = _rule_page(rule_id, lang)
+            assert page.count(head) == 1, f"{rule_id} ({lang})"
+            section = page.split(head, 1)[1].split("\n## ", 1)[0]
+            assert section.count("tests/golden/") == 1, f"{rule_id} ({lang}) shows more than one record"
+
+
+def test_worked_example_is_a_refusal_by_the_rule_itself() -> None:
+    lib = load_library()
+    examples = load_examples(ROOT)
+    for rule_id in ("talon.rospis", "play.must-trump", "bid.step", "marriage.declaration-timing"):
+        doc = lib.rules[rule_id]
+        ex = choose(examples[rule_id], guard_reasons(doc))
+        assert ex is not None and ex.reason in guard_reasons(doc), rule_id
+        assert ex.path in _rule_page(rule_id)
+
+
+def _replay_to(ex: Example) -> tuple[Game, dict]:
+    """The game just before the refused action, replayed here through the validator's reader."""
+    rec = read_record(ROOT / ex.path)
+    full = Replayer(rec)
+    full.run()  # the deals before the refused one are valid: the validator keeps their actions
+    r = Replayer(rec)
+    game = r.start()
+    di, stop = ex.expect["deal"] - 1, ex.expect["action"] - 1
+    for actions in full.applied_by_deal[:di]:
+        for a in actions:
+            game.apply(a)
+    deal = rec.data["deals"][di]
+    decl = game.chance_action()
+    assert decl is not None
+    game.apply(Action(decl.name, game.actors(decl)[0], {f: r.value(deal[f], t) for f, t in decl.fields}))
+    for i in range(stop):
+        a = r.read_action(deal["actions"][i], di, i)
+        assert a is not None
+        game.apply(a)
+    return game, deal["actions"][stop]
+
+
+def test_worked_example_lists_the_engines_legal_moves() -> None:
+    examples = load_examples(ROOT)
+    doc = load_library().rules["play.follow-suit"]
+    ex = choose(examples["play.follow-suit"], guard_reasons(doc))
+    assert ex is not None
+    game, refused = _replay_to(ex)
+    rs = game.rs
+    nt = notation(rs)
+    seat = ex.record["players"].index(refused["seat"])
+    legal = sorted({a.payload["card"] for a in game.legal_actions(seat) if a.kind == "play"})
+    assert legal and nt.parse(refused["card"]) not in legal
+    signs = rs.param("notation_suits_alt")
+    n = len(rs.deck.ranks)
+    shown = {f"{nt.ranks[c % n]}{signs[c // n]}" for c in legal}
+    page = _rule_page("play.follow-suit")
+    line = next(x for x in page.splitlines() if x.startswith("- **Legal instead:**"))
+    assert set(re.findall(r"(?:10|[2-9JQKA])[♠♣♦♥]", line)) == shown
+    led = game.v["led"]
+    of_led = {f"{nt.ranks[c % n]}{signs[c // n]}" for c in game.v["hand"][seat] if c // n == led}
+    held = next(x for x in page.splitlines() if x.startswith(f"- **{refused['seat']} holds:**"))
+    assert set(re.findall(r"(?:10|[2-9JQKA])[♠♣♦♥]", held)) == of_led, "the cards of the suit led in hand"
+    refused_text = f"{nt.ranks[nt.parse(refused['card']) % n]}{signs[nt.parse(refused['card']) // n]}"
+    assert f"play card {refused_text}`" in page
+    # The hand drawn is the actor's whole hand at that moment, the refused card crossed out.
+    svg = (GENERATED / "figures" / "examples" / "play" / "follow-suit.svg").read_text(encoding="utf-8")
+    assert svg.count('fill="#ffffff"') == len(game.v["hand"][seat]) + len(game.v["trick"])
+    assert svg.count('stroke-linecap="round"') == 1
+
+
+def test_wrong_result_example_shows_the_rules_score() -> None:
+    examples = load_examples(ROOT)
+    doc = load_library().rules["contract.made"]
+    ex = choose(examples["contract.made"], guard_reasons(doc))
+    assert ex is not None and ex.reason == "wrong-result"
+    rec = read_record(ROOT / ex.path)
+    r = Replayer(rec)
+    r.run()
+    v = r.violations[0]
+    key, _, recorded = v.what.partition(" ")
+    truth = r.game.sheet[ex.expect["deal"] - 1][key][v.seat]
+    page = _rule_page("contract.made")
+    assert f"the record writes `{key}` `{recorded}` for {v.seat_name}; the rules give `{truth}`" in page
+
+
+# --------------------------------------------------------------------------- in a browser
+
+class _FirstLinks(HTMLParser):
+    """The links of the page's article, in order, leaving out heading anchors."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.links: list[str] = []
+        self.title = ""
+        self._h1 = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "article":
+            self.depth += 1
+        if self.depth and tag == "a" and a.get("href") and "headerlink" not in (a.get("class") or ""):
+            self.links.append(str(a["href"]))
+        if self.depth and tag == "h1":
+            self._h1 = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "article":
+            self.depth -= 1
+        if tag == "h1":
+            self._h1 = False
+
+    def handle_data(self, data: str) -> None:
+        if self._h1:
+            self.title += data
+
+
+def _article(dom: str) -> _FirstLinks:
+    p = _FirstLinks()
+    p.feed(dom)
+    return p
+
+
+def _shoot(url: str, shot: Path, profile: Path, width: int, height: int) -> str:
+    """Load a page headless at a given window size: return its DOM after scripts ran, and save a screenshot."""
+    assert CHROMIUM
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+           f"--user-data-dir={profile}", f"--window-size={width},{height}", f"--screenshot={shot}", "--dump-dom",
+           url]
+    # Its own session, so that a hung browser and its helper processes can be ended together.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    try:
+        dom, _ = proc.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"chromium did not finish loading {url} in 90 s")
+    assert proc.returncode == 0, f"chromium failed on {url}"
+    return dom
+
+
+def test_player_pages_render_in_chromium(served: str, tmp_path: Path) -> None:  # noqa: F811
+    if CHROMIUM is None:
+        pytest.skip("headless Chromium not found (Debian package `chromium`); the pages were not checked in a browser")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    lib = load_library()
+    titles = {"en": "How to play Тысяча", "ru": "Как играть в «Тысячу»"}
+    for lang in ("en", "ru"):
+        prefix = "" if lang == "en" else f"{lang}/"
+        pages = [("home", "", 1280, 1400), ("how-to-play", "generated/how-to-play/", 1280, 9000),
+                 ("rule-example", "generated/rules/play/must-trump/", 1280, 4000),
+                 ("matrix-page", "generated/matrix/", 1280, 1800)]
+        for name, path, width, height in pages:
+            shot = ARTIFACTS / f"{name}-{lang}.png"
+            dom = _shoot(served + prefix + path, shot, tmp_path / f"profile-{name}-{lang}", width, height)
+            assert shot.stat().st_size > 20_000, f"{shot} looks empty"
+            article = _article(dom)
+            if name == "home":
+                assert "how-to-play" in article.links[0], f"{lang}: the home page's first link is {article.links[0]}"
+                assert "Тысяча" in article.title
+            elif name == "how-to-play":
+                assert titles[lang] in article.title
+                shown = [s for s in re.findall(r'<img [^>]*src="([^"]+)"', dom) if "how-to-play" in s]
+                assert len(shown) == len(PICTURES), f"{lang}: {shown}"
+            elif name == "rule-example":
+                assert lib.rules["play.must-trump"].data["title"][lang] in article.title
+                assert "figures/examples/play/must-trump.svg" in dom
+            else:
+                assert all(pid in dom for pid in lib.presets)
