@@ -36,8 +36,16 @@ PLAYERS = ["P1", "P2", "P3"]
 
 
 def _engine_dir() -> Path:
+    """$MEKEDRON_THOUSAND_DIR, else shared/engines/mekedron-thousand beside the repository or any folder above
+    it (a worktree sits deeper than the main checkout)."""
     given = os.environ.get("MEKEDRON_THOUSAND_DIR")
-    return Path(given) if given else ROOT.parent / "shared" / "engines" / "mekedron-thousand"
+    if given:
+        return Path(given)
+    for folder in ROOT.parents:
+        candidate = folder / "shared" / "engines" / "mekedron-thousand"
+        if candidate.is_dir():
+            return candidate
+    return ROOT.parent / "shared" / "engines" / "mekedron-thousand"
 
 
 @pytest.fixture(scope="module")
