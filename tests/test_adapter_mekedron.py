@@ -24,10 +24,8 @@ from oracle.cards import notation
 from oracle.conform import OracleEngine, SubprocessEngine, run_conformance
 from oracle.conform.harness import _by_hint
 from oracle.engine import Game
-from oracle.record import encode_action, encode_value, sheet_value
+from oracle.records import encode_action, encode_value, read_record, sheet_value, validate_record
 from oracle.ruleset import load_ruleset
-from oracle.transcript import read_record
-from oracle.validate import validate_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "examples" / "adapters" / "mekedron" / "thousand_engine.lua"
