@@ -297,6 +297,14 @@ def test_house_falls_limit_of_two():
     assert marks(t, "barrel-reset") == [0]
 
 
+def test_falls_limit_zero_never_resets_the_score():
+    # The engines that have no three-falls rule (mekedron's configurations) set falls_limit to 0.
+    t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
+                                           "barrel_falls": [5, 0, 0]}, falls_limit=0)
+    assert t.v["score"][0] == 760 and t.v["barrel_falls"] == [6, 0, 0]
+    assert marks(t, "barrel-reset") == []
+
+
 def test_house_reset_to_five():
     t = concede(scores=[880, 0, 0], state={"on_barrel": sitting(0), "barrel_deals": [2, 0, 0],
                                            "barrel_falls": [2, 0, 0]}, falls_reset_to=5)
