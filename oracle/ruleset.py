@@ -141,6 +141,22 @@ class ParamDecl:
     where: Location
 
 
+@dataclass(frozen=True)
+class SheetLayout:
+    """Which values of the rules are the score sheet's columns (stated once, in ``spec/scoring/sheet.yaml``).
+
+    Readers of the sheet (the replay table, the records' final score, the site's worked game) take
+    the names from here, so no module of the oracle knows what a game calls its totals.
+    """
+
+    total: str  # per seat: the running total, and the game's final score
+    points: str  # per seat: what a deal writes down
+    declarer: str  # the deal's declarer (a seat, or none)
+    contract: str  # his contract
+    conceded: str  # whether he conceded the deal
+    conceded_mark: str  # the mark written beside the contract of a conceded deal
+
+
 @dataclass
 class Resolved:
     """A ruleset after overlays and parameters, before compilation."""
@@ -463,7 +479,8 @@ class Ruleset:
     program: Program
     compiled: CompiledProgram
     key: str
-    marks: dict[str, dict[str, str]] = field(default_factory=dict)  # mark -> symbol, en, ru
+    marks: dict[str, dict[str, str]]  # mark -> symbol, en, ru
+    sheet: SheetLayout  # the score sheet's columns
 
     @property
     def deck(self) -> DeckShape:
@@ -657,7 +674,32 @@ def compile_resolved(res: Resolved) -> Ruleset:
     compiled = compile_program(program, f"<ruleset {res.name}>")
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
                                                                                   key=str))).encode()).hexdigest()
-    return Ruleset(res.name, res, program, compiled, key, marks)
+    return Ruleset(res.name, res, program, compiled, key, marks, _sheet_layout(rules, vars_, marks))
+
+
+def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
+                  marks: dict[str, dict[str, str]]) -> SheetLayout:
+    holders = [doc for doc in rules.values() if "sheet" in doc.data]
+    if len(holders) != 1:
+        raise RulesetError("exactly one core rule must state the score sheet's columns ('sheet'); found "
+                           + (", ".join(d.path for d in holders) or "none"))
+    holder = holders[0]
+    spec = {str(k): str(v) for k, v in holder.data["sheet"].items()}
+    layout = SheetLayout(**spec)
+    # (column, the scope it must have) — a per-player column is a per-seat variable.
+    wanted = {"total": "seat", "points": "seat", "declarer": "game", "contract": "game", "conceded": "game"}
+    for column, scope in wanted.items():
+        name = spec[column]
+        decl = vars_.get(name)
+        if decl is None or decl.scope != scope:
+            what = "per-player" if scope == "seat" else "game"
+            raise RuleFileError(f"sheet.{column}: {name!r} is not a {what} state variable of this ruleset"
+                                + _near(name, list(vars_)), _loc(holder.data["sheet"][column], holder))
+    if layout.conceded_mark not in marks:
+        raise RuleFileError(f"sheet.conceded_mark: no mark {layout.conceded_mark!r}" + _near(layout.conceded_mark,
+                                                                                              list(marks)),
+                            _loc(holder.data["sheet"]["conceded_mark"], holder))
+    return layout
 
 
 _CACHE: dict[str, Ruleset] = {}

@@ -1,4 +1,7 @@
-"""The score sheet as players keep it on paper: one row per deal, running totals, marks."""
+"""The score sheet as players keep it on paper: one row per deal, running totals, marks.
+
+Which values are its columns is stated in the rules (``spec/scoring/sheet.yaml``, ``Ruleset.sheet``).
+"""
 
 from __future__ import annotations
 
@@ -53,20 +56,22 @@ def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: s
         if sheet and not shown:
             raise InputError(f"--deals {first}-{'' if last is None else last}: the record scores "
                              f"{count(len(sheet), 'deal')}")
+    cols = rs.sheet
+    conceded = cols.conceded_mark
     rows = []
     for row in shown:
-        decl = row.get("declarer")
+        decl = row.get(cols.declarer)
         contract = ""
         if decl is not None:
-            contract = f"{players[decl]} {row.get('contract', '')}"
-            if row.get("conceded"):
-                contract += " " + rs.marks.get("rospis", {}).get("symbol", "R")
+            contract = f"{players[decl]} {row.get(cols.contract, '')}"
+            if row.get(cols.conceded):
+                contract += " " + rs.marks[conceded].get("symbol", conceded[:1])
         cells = []
         for s in range(len(players)):
             marks = "".join(rs.marks.get(m, {}).get("symbol", m[:1]) for m, who in row.get("marks", [])
-                            if who == s and m != "rospis")
-            delta = row.get("delta", [0] * len(players))[s]
-            total = row.get("score", [0] * len(players))[s]
+                            if who == s and m != conceded)
+            delta = row.get(cols.points, [0] * len(players))[s]
+            total = row.get(cols.total, [0] * len(players))[s]
             cells.append(f"{delta:+d} {total}" + (f" {marks}" if marks else ""))
         rows.append((str(row["deal"] + 1), players[row["dealer"]], contract, cells))
     # Columns as wide as their widest entry, so marks never run into the next player.

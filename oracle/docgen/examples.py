@@ -294,8 +294,9 @@ def _replay(ex: Example) -> Position | None:
         pos.row = game.sheet[di] if len(game.sheet) > di else None
         if pos.row is None:
             return None
-        if di > 0 and isinstance(game.sheet[di - 1].get("score"), list):
-            pos.before = list(game.sheet[di - 1]["score"])
+        total = game.rs.sheet.total
+        if di > 0 and isinstance(game.sheet[di - 1].get(total), list):
+            pos.before = list(game.sheet[di - 1][total])
     return pos
 
 

@@ -315,20 +315,21 @@ def _tricks(w: Words, d: DealStory) -> Picture:
 
 def _sheet(g: GameStory, w: Words) -> Picture:
     rs, players = g.rs, g.players
+    cols = rs.sheet
     symbol = {m: str(x.get("symbol", m)) for m, x in rs.marks.items()}
     rows = []
     for row in g.sheet:
-        decl = row.get("declarer")
+        decl = row.get(cols.declarer)
         contract = ""
         if decl is not None:
-            contract = f"{w.name(decl)} {row.get('contract', '')}"
-            if row.get("conceded"):
-                contract += " " + symbol.get("rospis", "")
+            contract = f"{w.name(decl)} {row.get(cols.contract, '')}"
+            if row.get(cols.conceded):
+                contract += " " + symbol[cols.conceded_mark]
         cells = [Cell(str(row["deal"] + 1)), Cell(w.name(row["dealer"])), Cell(contract)]
         for s in range(len(players)):
-            marks = [m for m, who in row.get("marks", []) if who == s and m != "rospis"]
-            text = f"{row['delta'][s]:+d}  {row['score'][s]}" + ("  " + "".join(symbol[m] for m in marks)
-                                                                if marks else "")
+            marks = [m for m, who in row.get("marks", []) if who == s and m != cols.conceded_mark]
+            text = f"{row[cols.points][s]:+d}  {row[cols.total][s]}" + ("  " + "".join(symbol[m] for m in marks)
+                                                                        if marks else "")
             fill = ""
             colour = "#263238"
             if any(m in BOLT_MARKS for m in marks):
@@ -454,7 +455,7 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         "score_table": score_table,
         "game_deals": lambda: str(len(g.sheet)),
         "winner": lambda: w.name(need(g.winner, "winner")),
-        "winner_score": lambda: str(g.sheet[-1]["score"][need(g.winner, "winner")]),
+        "winner_score": lambda: str(g.sheet[-1][g.rs.sheet.total][need(g.winner, "winner")]),
         "bolt_deal": lambda: str(first_mark(("bolt",))[0]),
         "bolt_player": lambda: w.name(first_mark(("bolt",))[1]),
         "bolt_penalty_deal": lambda: str(first_mark(("bolt-penalty",))[0]),

@@ -64,7 +64,7 @@ class Recorder:
         v = self.game.v
         self.record["result"] = {"finished": bool(v["game_over"]),
                                  "winner": players[v["winner"]] if v["winner"] is not None else None,
-                                 "score": list(v.get("score", []))}
+                                 "score": list(v[self.rs.sheet.total])}
         return self.record
 
 

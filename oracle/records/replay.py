@@ -345,6 +345,8 @@ class Replayer:
                 truth = self.players[game.v["winner"]] if game.v["winner"] is not None else "nobody"
                 self.violate(None, None, w, f"winner {self.players[w]}", RECORD_RULE, "wrong-winner",
                              f"the winner is {truth}", ("result", "winner"))
-        if "score" in res and res["score"] != game.v.get("score"):
+        # The record format's "score" is the sheet's total column, whatever the rules call it.
+        total = game.v[self.rs.sheet.total]
+        if "score" in res and res["score"] != total:
             self.violate(None, None, None, f"score {res['score']}", RECORD_RULE, "wrong-result",
-                         f"the final scores are {game.v.get('score')}", ("result", "score"))
+                         f"the final scores are {total}", ("result", "score"))
