@@ -21,7 +21,8 @@ import pytest
 
 import oracle
 from oracle import cli
-from oracle.cli import build_parser, main, wants_pager, wants_progress
+from oracle.arguments import build_parser
+from oracle.cli import main, wants_pager, wants_progress
 from oracle.compare import list_rulesets
 from oracle.places import place
 from oracle.plural import count

@@ -148,7 +148,7 @@ def test_preset_page_counts_its_rules_one_way() -> None:
 def test_russian_cli_page_has_a_russian_help_for_every_option() -> None:
     import argparse
 
-    from oracle.cli import build_parser
+    from oracle.arguments import build_parser
     from oracle.docgen import cli_ru
 
     missing = []

@@ -322,7 +322,7 @@ def _arg_rows(parser: argparse.ArgumentParser, command: str, lang: str) -> list[
 
 
 def cli_page(lang: str) -> str:
-    from ..cli import build_parser
+    from ..arguments import build_parser
 
     parser = build_parser()
     description = cli_ru.DESCRIPTION if lang == "ru" else parser.description or ""
