@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 RUN = 4  # consecutive English words that make prose
 
-_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,}).*?^\1\2\s*$", re.S | re.M)
+_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.S | re.M)
 _CODE = re.compile(r"(`+).+?(?<!`)\1(?!`)", re.S)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _URL = re.compile(r"https?://\S+")

@@ -85,6 +85,22 @@ SCHEMA_RU: dict[str, str] = {
         "рассматривают их отдельно.",
     "Overlays that must come earlier in the same ruleset (this one refines them).":
         "Дополнения, которые должны стоять раньше в том же наборе (это дополнение их уточняет).",
+    "Core only, in one rule: which state variables and mark are the score sheet's columns.":
+        "Только в основе, в одном правиле: какие переменные состояния и какой знак составляют столбцы записи "
+        "счёта.",
+    "The per-player running total (the game's final score).": "Нарастающий итог каждого игрока (итоговый счёт игры).",
+    "The per-player points a deal writes down.": "Очки, которые партия записывает каждому игроку.",
+    "The deal's declarer (a seat, or none), written beside the row.":
+        "Разыгрывающий партии (место или никто), его пишут рядом со строкой.",
+    "The declarer's contract, written beside him.": "Заказ разыгрывающего, его пишут рядом с ним.",
+    "Whether the declarer conceded the deal.": "Расписался ли разыгрывающий в этой партии.",
+    "The mark written beside the contract of a conceded deal.": "Знак, который ставят рядом с заказом при росписи.",
+    "Written by `thousand conform` on a counterexample: the disagreement between an engine and the rules that this "
+    "record reproduces (it may be about something the record alone cannot show, such as a legal action the engine "
+    "did not offer). validate and replay print it.":
+        "Пишет `thousand conform` в запись-контрпример: расхождение между движком и правилами, которое эта запись "
+        "воспроизводит (оно может касаться того, чего одна запись не покажет, например допустимого хода, который "
+        "движок не предложил). Его печатают validate и replay.",
     "A named ruleset: the core rules, then overlays in order, then parameter values. Its dossier says where each "
     "choice comes from.":
         "Именованный набор правил: основные правила, затем дополнения по порядку, затем значения параметров. Его "
