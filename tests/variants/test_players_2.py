@@ -1,4 +1,6 @@
-"""The two-player games (variants/players-2, presets two-*): overlays, scoring and random play."""
+"""The two-handed game (variants/players-2/): seating and dealing, two talons, the talon choice, the discard, the
+second talon, роспись, contracts, the barrel, and the two-handed presets.
+"""
 
 import random
 
@@ -11,15 +13,21 @@ from oracle.errors import RuleRuntimeError, RulesetError
 PRESETS = ["two-trading", "two-bank", "two-one-card", "two-last-trick", "two-talon-to-opponent", "two-first-way",
            "two-dead-hand", "two-draw-pile"]
 
+
 # The overlays of a ten-card game, every parameter left at its default.
 BASE = ["players-2.seating-and-dealing", "players-2.deal-10-two-talons", "players-2.talon-choice",
         "players-2.talon-points", "players-2.discard", "players-2.second-talon", "players-2.rospis",
         "players-2.contract-scoring"]
 
+
 # Ten cards each, dealer 0: seat 1 holds the hundred and wins it when seat 0 passes. Stack 0 is 10D 9D,
 # stack 1 is JC 9C. Seat 1 takes stack 0 and gets rid of 10D and 9D.
 HANDS = {1: "AS 10S KS QS JS 9S AC 10C KC 9H", 0: "AH 10H KH QH JH QC AD JD KD QD"}
+
+
 TALON = "10D 9D JC 9C"
+
+
 # Seat 1 wins nine tricks (97 card points) and declares spades (40) on the second lead; seat 0 takes the
 # last trick, 9H under AH (11).
 PLAY = ["AS", "QD", "KS!", "KD", "QS", "JD", "10S", "AD", "JS", "JH", "9S", "QH", "AC", "QC", "10C", "KH",
@@ -55,6 +63,7 @@ def row(t):
 
 
 # ------------------------------------------------------------------ players-2.seating-and-dealing
+
 
 def test_two_seats_the_non_dealer_holds_the_hundred_and_the_dealer_speaks_first():
     t = Table(base(), hands=HANDS, talon=TALON, dealer=0)
@@ -92,6 +101,7 @@ def test_the_deal_alternates():
 
 # ------------------------------------------------------------------ players-2.deal-10-two-talons
 
+
 def test_ten_cards_each_and_four_in_the_talon():
     t = at_talon(base())
     assert [len(h) for h in t.v["hand"]] == [10, 10] and len(t.v["talon"]) == 4
@@ -107,6 +117,7 @@ def test_a_deal_of_seven_cards_is_rejected():
 
 
 # ------------------------------------------------------------------ players-2.talon-choice
+
 
 def test_the_declarer_chooses_a_stack_and_shows_it():
     t = at_talon(base())
@@ -151,6 +162,7 @@ def test_no_random_draw_when_the_declarer_chooses():
 
 
 # ------------------------------------------------------------------ players-2.discard and talon-points
+
 
 def test_the_declarer_lays_away_as_many_cards_as_he_took():
     t = at_talon(base())
@@ -209,6 +221,7 @@ def test_settings_that_leave_the_hands_unequal_are_stopped():
 
 # ------------------------------------------------------------------ players-2.second-talon
 
+
 def test_the_unused_talon_goes_to_the_last_trick():
     t = ten(base())
     assert row(t) == ([13, 100], [13, 147])
@@ -227,6 +240,7 @@ def test_the_unused_talon_can_go_to_the_opponent():
 
 
 # ------------------------------------------------------------------ players-2.rospis
+
 
 def test_conceding_before_laying_away():
     t = at_talon(base(), scores=[0, 200])
@@ -252,6 +266,7 @@ def test_conceding_after_laying_away_when_the_house_says_so():
 
 # ------------------------------------------------------------------ players-2.contract-scoring
 
+
 def test_a_failed_contract_costs_the_whole_contract():
     t = ten(base(), contract=150)
     assert row(t) == ([13, -150], [13, 147])
@@ -263,10 +278,11 @@ def test_the_first_way_costs_only_the_shortfall():
     assert row(t) == ([23, -3], [23, 137])
 
 
-# ------------------------------------------------------------------ players-2.barrel
-
 def barrel_state(seat):
     return {"on_barrel": [s == seat for s in (0, 1)], "barrel_deals": [0, 0]}
+
+
+# ------------------------------------------------------------------ players-2.barrel
 
 
 def test_more_than_120_wins_from_the_barrel():
@@ -296,6 +312,7 @@ def test_mounting_and_falling_off_the_two_player_barrel():
 
 
 # ------------------------------------------------------------------ the presets
+
 
 def test_two_trading_leaves_the_unused_stack_to_nobody():
     rs = load_ruleset("two-trading")
@@ -345,7 +362,11 @@ def test_two_talon_to_opponent():
 
 
 BANK_HANDS = {1: "AS 10S KS QS JS 9S AC 10C 9H", 0: "AH 10H KH QH JH AD JD KD QD"}
+
+
 BANK_TALON = "10D 9D KC QC JC 9C"
+
+
 PLAY_BANK = ["AS", "QD", "KS!", "KD", "QS", "JD", "10S", "9D", "JS", "JH", "9S", "QH", "AC", "KH", "10C", "10H",
              "KC", "AD", "9H", "AH"]
 
@@ -362,7 +383,11 @@ def test_two_bank():
 
 
 DEAD_HANDS = {1: "AS 10S KS QS JS 9S 9H", 0: "AH 10H KH QH JH AD KD"}
+
+
 DEAD_TALON = "AC 10C KC QC JC 9C QD JD 10D 9D"
+
+
 PLAY_DEAD = ["AS", "KD", "KS!", "JH", "QS", "QH", "10S", "KH", "JS", "AD", "9S", "10H", "AC", "10C", "9H", "AH"]
 
 
@@ -382,7 +407,11 @@ def test_two_dead_hand():
 
 
 DRAW_HANDS = {1: "AS 10S KS QS JS 9S", 0: "AH 10H KH QH JH 9H"}
+
+
 DRAW_PILE = "AC 10C KC QC JC 9C AD 10D KD QD JD 9D"
+
+
 PLAY_DRAW = ["AS", "9H", "KS!", "JH", "QS", "QH", "10S", "KH", "JS", "10H", "9S", "AH", "AC", "9C", "KC", "QC",
              "JC", "10C", "10D", "AD", "KD", "QD", "JD", "9D"]
 
@@ -444,6 +473,7 @@ def test_draw_pile_plays_with_the_core_barrel_too():
 
 
 # ------------------------------------------------------------------ overlay composition
+
 
 @pytest.mark.parametrize("other", ["players-2.nine-card-bank", "players-2.dead-hand", "players-2.draw-pile"])
 def test_two_deals_cannot_be_combined(other):

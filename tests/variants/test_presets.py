@@ -1,0 +1,175 @@
+"""Named rulesets (variants/presets/): every preset resolves and plays whole games; the computer game and the house
+rules together.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import Table, ruleset
+
+from oracle import Game, load_ruleset, play_random
+from oracle.compare import diff
+from oracle.ruleset import load_library
+
+
+def random_games(name: str, seeds=range(3), **params) -> list[Game]:
+    rs = load_ruleset(name, params=params or None)
+    games = []
+    for s in seeds:
+        g = Game(rs, seed=s)
+        play_random(g, random.Random(s), hinted=True, max_deals=15)
+        assert sorted(g.st.cards_everywhere()) == list(range(24))
+        games.append(g)
+    return games
+
+
+COMPUTER_OPTIONS = ["variant.redeal.four-nines", "variant.redeal.low-hand", "variant.redeal.poor-talon",
+                    "variant.ace-marriage", "variant.bolt.window"]
+
+
+# ------------------------------------------------------------------ the computer game
+
+
+def test_the_computer_game_switches_on_its_options():
+    rs = load_ruleset("computer-game")
+    assert rs.resolved.overlays == COMPUTER_OPTIONS
+    assert (rs.param("bolt_window"), rs.param("bolt_when"), rs.param("poor_talon_mode")) == (
+        "consecutive", "zero-points", "always")
+
+
+def test_the_computer_game_redeals_a_poor_talon_at_any_bid():
+    hands = {2: "AS 10S AC 10C AD 10D AH"}
+    t = Table(load_ruleset("computer-game"), hands=hands, talon="9S 9C JD", dealer=0)
+    t.act(2, "bid", value=110).act(0, "pass").act(1, "pass")
+    t.act(2, "take-talon").act(2, "redeal-poor-talon")
+    assert t.game.phase == "dealing" and t.v["score"] == [0, 0, 0]
+    at_hundred = Table(ruleset(overlays=["variant.redeal.poor-talon"]), hands=hands, talon="9S 9C JD", dealer=0)
+    at_hundred.act(2, "bid", value=110).act(0, "pass").act(1, "pass").act(2, "take-talon")
+    assert at_hundred.rejects(2, "redeal-poor-talon").reason == "bid-was-raised"
+
+
+@pytest.mark.parametrize("name", ["computer-game", "four-computer-game"])
+def test_the_computer_game_presets_play_whole_games(name):
+    random_games(name)
+
+
+PACK = list(range(24))
+
+
+def rs(*overlays, **params):
+    return ruleset("classic", overlays=list(overlays), **params)
+
+
+GOLDEN = "variant.golden-round"
+
+
+BLIND120 = "variant.dark.dealer-blind-120"
+
+
+BLIND = "variant.dark.blind-bidding"
+
+
+TRADING = "variant.trading-three"
+
+
+# ================================================================== random play
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_trading_three_preset_plays_whole_games(seed):
+    game = Game(load_ruleset("trading-three"), seed=seed)
+    play_random(game, random.Random(seed), hinted=True, max_deals=15)
+    assert sorted(game.st.cards_everywhere()) == PACK
+    assert len(game.sheet) >= 1
+
+
+ALL_REDEALS = ["variant.redeal.four-nines", "variant.redeal.low-hand", "variant.redeal.deadline",
+               "variant.redeal.four-nines-after-discard", "variant.redeal.low-hand-after-discard",
+               "variant.redeal.three-nines-or-four-jacks", "variant.redeal.three-nines-on-hundred",
+               "variant.redeal.poor-talon", "variant.redeal.talon-nines-jacks"]
+
+
+@pytest.mark.parametrize(("overlays", "params"), [
+    ([*ALL_REDEALS, "variant.bid.negative-lockout", GOLDEN, "variant.golden-round.raise",
+      "variant.golden-round.restart", BLIND120, "variant.dark.score-gate", "variant.dark.discard-hidden",
+      "variant.dark.marriage-not-doubled"],
+     {"poor_talon_mode": "always", "dark_min_score": 0}),
+    ([TRADING, BLIND, "variant.dark.left-of-dealer-only", "variant.dark.discard-hidden",
+      "variant.dark.marriage-not-doubled", "variant.bid.negative-lockout", *ALL_REDEALS],
+     {"poor_talon_mode": "mandatory"}),
+])
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_house_rules_together_play_whole_games(overlays, params, seed):
+    game = Game(rs(*overlays, **params), seed=seed)
+    play_random(game, random.Random(seed), hinted=False, max_deals=25)
+    assert sorted(game.st.cards_everywhere()) == PACK
+
+
+def rules(*overlays, **params):
+    return ruleset("classic", list(overlays), **params)
+
+
+ALL_COMPATIBLE = [
+    "variant.rospis.half-bid", "variant.rospis.free", "variant.rospis.limit-three", "variant.rospis.third-penalty",
+    "variant.rospis.barrel-policy", "variant.golden-round", "variant.rospis.golden-policy", "variant.talon.buyout",
+    "variant.contract.rounding", "variant.trump-lead-restriction", "variant.marriage.values-spades-high",
+    "variant.marriage.declare-on-first-lead", "variant.ace-marriage", "variant.ace-marriage.consecutive-aces",
+    "variant.ace-marriage.bid-cap", "variant.nine-marriage", "variant.bed-marriage", "variant.samosval",
+    "variant.samosval-negative", "variant.reset-at-55", "variant.bolt.window", "variant.penalty-amount",
+]
+
+
+OTHERS = ["variant.rospis.by-aces", "variant.marriage.values-spades-high-b", "variant.marriage.declarer-only",
+          "variant.ace-marriage.lead-other-first"]
+
+
+# ====================================================================== composition and random play
+
+
+@pytest.mark.parametrize("overlays", [ALL_COMPATIBLE, ["variant.ace-marriage", *OTHERS]])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_games_with_the_overlays_keep_every_card(overlays, seed):
+    rs = rules(*overlays)
+    game = Game(rs, seed=seed)
+    play_random(game, random.Random(seed), hinted=True, max_deals=15)
+    assert sorted(game.st.cards_everywhere()) == list(range(24))
+    assert len(game.sheet) >= 1
+
+
+PRESETS = sorted(load_library().presets)
+
+
+DEEP = bool(os.environ.get("THOUSAND_DEEP"))
+
+
+DEALS = 600 if DEEP else 20
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@settings(max_examples=40 if DEEP else 4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), hinted=st.booleans())
+def test_random_games_of_every_preset_keep_every_card(name, seed, hinted):
+    rs = load_ruleset(name)
+    deck = list(range(rs.deck.size))
+    game = Game(rs, dealer=seed % rs.players, seed=seed)
+
+    def check(g: Game, _action: object) -> None:
+        assert sorted(g.st.cards_everywhere()) == deck
+
+    play_random(game, random.Random(seed), on_action=check, hinted=hinted, max_deals=DEALS)
+    assert len(game.sheet) >= DEALS or game.over
+    if game.over:
+        w = game.v["winner"]
+        assert w is not None and game.sheet[-1]["marks"][-1] == ["win", w]
+
+
+@pytest.mark.parametrize("name", [p for p in PRESETS if p != "classic"])
+def test_every_preset_differs_from_classic_and_diff_says_how(name):
+    d = diff("classic", name)
+    assert d["parameters"] or d["rules"] or d["overlays"][name], f"{name} is the same ruleset as classic"
+    assert diff(name, name)["parameters"] == [] and diff(name, name)["rules"] == []

@@ -1,0 +1,77 @@
+"""The trading game for three (variants/trading/)."""
+
+from support import Table, ruleset
+
+from oracle import load_ruleset
+
+# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see test_rules_talon.py.
+HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
+
+
+TALON = "9D JC JD"  # 4 points: a poor talon, one nine, two jacks
+
+
+GIVE = ("JC", "JD")
+
+
+# As PLAY_99, but the second trick declares the spades marriage (40): the declarer has 99 + 40 = 139.
+PLAY_139 = ["AS", "AD", "10C", "KS!", "10D", "KC", "10S", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
+            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
+
+
+def rs(*overlays, **params):
+    return ruleset("classic", overlays=list(overlays), **params)
+
+
+def give_and_announce(t: Table, seat: int = 1, give=GIVE, contract=None) -> Table:
+    """After take-talon: one card to each opponent, then the contract."""
+    for to, card in zip([s for s in t.v["active"] if s != seat], give, strict=True):
+        t.act(seat, "give", card=card, to=to)
+    t.act(seat, "announce", value=contract or t.v["contract"])
+    return t
+
+
+TRADING = "variant.trading-three"
+
+
+# ================================================================== variant.trading-three
+
+
+def test_trading_three_the_first_speaker_opens():
+    t = Table(rs(TRADING), hands=HANDS, talon=TALON, dealer=0)
+    assert (t.v["bidder"], t.v["turn"]) == (None, 1)
+    assert t.rejects(1, "pass").reason == "must-open"
+    assert t.rejects(1, "bid", value=95).reason == "below-opening"
+    t.act(1, "bid", value=100).act(2, "pass").act(0, "pass")
+    assert (t.v["declarer"], t.v["contract"]) == (1, 100)
+    t.act(1, "take-talon")
+    assert t.v["talon_shown"] is True  # shown even at 100
+    give_and_announce(t).play(*PLAY_139)
+    assert t.last["delta"] == [14, 100, 7]
+
+
+def test_trading_three_later_players_may_pass_and_outbid():
+    t = Table(rs(TRADING), hands=HANDS, talon=TALON, dealer=0)
+    t.act(1, "bid", value=100).act(2, "bid", value=110)
+    t.act(0, "pass").act(1, "pass")
+    assert (t.v["declarer"], t.v["contract"]) == (2, 110)
+
+
+def test_trading_three_with_a_barred_opener():
+    t = Table(rs(TRADING, "variant.bid.negative-lockout"), hands=HANDS, talon=TALON, dealer=0,
+              scores=[0, -150, 0])
+    assert t.v["turn"] == 2
+    t.act(2, "bid", value=100).act(0, "pass")
+    assert t.rejects(1, "bid", value=105).reason == "locked-out"
+    t.act(1, "pass")
+    assert t.v["declarer"] == 2
+
+
+def test_trading_three_preset_doubles_everybody_in_the_dark():
+    t = Table(load_ruleset("trading-three"), hands=HANDS, talon=TALON, dealer=0)
+    t.act(1, "go-dark")
+    t.act(1, "bid", value=100).act(2, "pass").act(0, "pass")
+    t.act(1, "take-talon")
+    assert t.v["talon_shown"] is False
+    give_and_announce(t).play(*PLAY_139)
+    assert t.last["delta"] == [28, 200, 14]
