@@ -551,7 +551,7 @@ class Harness:
                     continue
                 rej = game.check(a)
                 self._count_checks(a.kind, rej)
-                if rej is not None and rej.rule_id != "engine":
+                if rej is not None:
                     illegal.append((a, rej))
                     if len(illegal) >= 24:
                         break
@@ -773,14 +773,15 @@ class Harness:
         kind = a.get("action", "?")
         decl = self.rs.actions.get(kind)
         if decl is None:
-            return "engine", str(kind)
+            # An action the ruleset does not have: charged, as the oracle charges it, to the rule of the phase.
+            return self.rs.program.phase_rule.get(game.phase) or "record", str(kind)
         try:
             payload = {f: decode_value(a[f], t, self.nt, game.v["n_seats"], f) for f, t in decl.fields}
             rej = game.check(Action(kind, int(a["seat"]), payload))
         except (KeyError, ValueError, TypeError):
-            return "engine", kind
-        # The engine's own refusals (wrong turn, wrong phase) belong to the rule that declares the action.
-        return (rej.rule_id if rej is not None and rej.rule_id != "engine" else decl.rule_id), kind
+            return decl.rule_id, kind  # a payload the action's own rule does not allow
+        # A refusal names a rule of the ruleset (out of turn: the rule that set the turn); a legal one, the action's.
+        return (rej.rule_id if rej is not None and rej.rule_id else decl.rule_id), kind
 
     def _text(self, a: Action) -> str:
         return self._jtext(self._enc(a))
