@@ -257,6 +257,7 @@ def _show(text: str, no_pager: bool) -> None:
 _REPLAY_WORDS: dict[str, dict[str, str]] = {
     "rule": {"en": "rule", "ru": "правило"},
     "sources": {"en": "sources:", "ru": "источники:"},
+    "allowed": {"en": "allowed:", "ru": "можно:"},
 }
 
 
@@ -270,9 +271,10 @@ def _violation_text(v: Any, rs: Any, lang: str) -> str:
     doc = rs.rules.get(v.rule)
     title = doc.get("title", {}).get(lang) if doc is not None else None
     lines = [f"{v.location}: " + where + (": " if where else "") + v.what,
-             f"    {_REPLAY_WORDS['rule'][lang]} {v.rule} [{v.reason}]: {title or v.message}"]
+             f"    {_REPLAY_WORDS['rule'][lang]} {v.rule} [{v.reason}]: {title or v.message}",
+             f"    {_REPLAY_WORDS['allowed'][lang]} {v.allowed.text(v.seat_name, lang)}"]
     # The source lines are printed exactly as the validator prints them; only the label is translated.
-    for line in v.format().splitlines()[2:]:
+    for line in v.format().splitlines()[3:]:
         lines.append(line.replace(_REPLAY_WORDS["sources"]["en"], _REPLAY_WORDS["sources"][lang], 1))
     return "\n".join(lines)
 
@@ -285,7 +287,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     deals = parse_range(args.deals) if args.deals else None
     rec = read_record(args.file)
     holder: dict[str, Any] = {}
-    verdict = validate_record(rec, args.ruleset, all_errors=False, tracer=None, keep=holder)
+    verdict = validate_record(rec, args.ruleset, all_errors=False, keep=holder)
     if verdict.error is not None:
         raise verdict.error
     game = holder["game"]
@@ -342,19 +344,35 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(cov.to_json(), ensure_ascii=False, indent=1))
     else:
-        every = sorted(set().union(*cov.rules.values())) if cov.rules else []
-        print(f"{'rule':48} hits")
-        for rid in every:
-            print(f"{rid:48} {cov.hits[rid]}")
-        missing = cov.unreached()
-        informal = cov.not_formalised()
-        formal = len(every) - len(informal)
-        print(f"\n{formal - len(missing)}/{count(formal, 'rule')} reached in {count(cov.files, 'record')}")
-        if missing:
-            print("never reached: " + ", ".join(missing))
-        if informal:
-            print("not formalised (no logic or values to exercise): " + ", ".join(informal))
+        print(_coverage_text(cov))
     return 2 if unreadable else (1 if invalid else 0)
+
+
+def _coverage_text(cov: Any) -> str:
+    ran, fired = cov.counts.ran, cov.counts.fired
+    every = cov.every()
+    width = max([len("rule"), *map(len, every)]) + 2
+    lines = [f"{'rule':{width}} {'ran':>9} {'fired':>9}"]
+    lines += [f"{rid:{width}} {ran[rid]:>9} {fired[rid]:>9}" for rid in every]
+    lines.append("")
+    for seen in cov.rulesets.values():
+        with_overlays = f" with {', '.join(seen.overlays)}" if seen.overlays else ""
+        lines.append(f"ruleset {seen.name}{with_overlays}: {count(len(seen.rules), 'rule')}, the rule ids "
+                     f"`thousand check` counts")
+    informal, hints = cov.not_formalised(), cov.not_normative()
+    formal = len(every) - len(informal) - len(hints)
+    never_ran, never_fired = cov.never_ran(), cov.never_fired()
+    lines.append(f"in {count(cov.files, 'record')}, of the {count(formal, 'rule')} of the game with logic or "
+                 f"values: {formal - len(never_ran)} ran, {formal - len(never_ran) - len(never_fired)} fired")
+    if never_ran:
+        lines.append("never ran: " + ", ".join(never_ran))
+    if never_fired:
+        lines.append("ran but never fired (never forbade, never changed the game): " + ", ".join(never_fired))
+    if informal:
+        lines.append("not formalised (no logic or values to exercise): " + ", ".join(informal))
+    if hints:
+        lines.append("not rules of the game (not counted): " + ", ".join(hints))
+    return "\n".join(lines)
 
 
 def cmd_golden(args: argparse.Namespace) -> int:

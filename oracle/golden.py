@@ -85,9 +85,9 @@ def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage
     idle = 0
     for seed in SEEDS:
         record, actions = play_record(rs, seed, params, MAX_DEALS, overlays)
-        before = {r for r, n in cov.hits.items() if n}
-        cover_record(load_record(record, f"seed-{seed}.json"), cov)
-        after = {r for r, n in cov.hits.items() if n}
+        before = {r for r, n in cov.counts.fired.items() if n}
+        cover_record(load_record(record, f"seed-{seed}.json"), cov, alternatives=False)
+        after = {r for r, n in cov.counts.fired.items() if n}
         if (not kept and not params and not overlays) or after - before:
             kept.append((seed, record, actions))
             idle = 0

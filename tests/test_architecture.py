@@ -18,7 +18,7 @@ STAGES: list[tuple[str, set[str]]] = [
     ("shared", {"errors", "limits", "yamlpos", "places", "plural"}),
     ("rule language", {"lang"}),
     ("rule files and rulesets", {"rulefile", "sequence", "ruleset", "sources"}),
-    ("interpreter", {"engine", "state", "cards"}),
+    ("interpreter", {"engine", "state", "cards", "rulecounts"}),
     ("records", {"records"}),
     ("users", {"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",
                "testing", "pytest_plugin", "__main__"}),

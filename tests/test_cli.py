@@ -296,7 +296,7 @@ def test_coverage_shows_the_same_bar_on_a_terminal() -> None:
     assert code == 1  # the records are invalid: coverage exits as validate does, after counting them
     assert bar.count("INVALID under ruleset classic") == 3
     assert re.search(r"\d+/3 \[\d\d:\d\d<\d\d:\d\d, +[\d.?]+(file/s|s/file)\]", bar), bar
-    assert "reached in 3 records" in out
+    assert "in 3 records, of the" in out
 
 
 # --------------------------------------------------------------------------- replay

@@ -40,9 +40,10 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import Action, Game, play_random
+from ..engine import Action, Game, Rejection, play_random
 from ..lang.program import Effect
 from ..records import Recorder, dumps, encode_action, encode_value, is_chance
+from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
 from .candidates import candidates
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
@@ -220,8 +221,7 @@ class Harness:
         self.counts: Counter[str] = Counter()
         self.compared = 0
         self.applied = 0
-        self.checked: Counter[str] = Counter()
-        self.fired: Counter[str] = Counter()
+        self.rule_counts = RuleCounts()  # how often each rule's clauses ran and fired (as coverage counts)
         self.counting = True  # off while shrinking: the statistics describe the generated games
         self.capabilities = check_capabilities(engine.hello())
         if self.overlays or self.params:
@@ -237,7 +237,6 @@ class Harness:
             elif isinstance(x, str) and x in self.rs.actions:
                 self.unsupported.append((x, None))
         self.ex: _Example | None = None
-        self._deps: dict[Effect, set[str]] = {}
         self._rule_deps: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------------ one example
@@ -388,29 +387,13 @@ class Harness:
 
     # ------------------------------------------------------------------ rule statistics
     def _trace(self, effect: Effect, before: bytes, after: dict[str, Any]) -> None:
-        if not self.counting:
-            return
-        deps = self._deps.get(effect)
-        if deps is None:
-            deps = self._deps[effect] = effect.deps | {effect.rule_id}
-        # A clause that assigns nothing is a pure check: it fires when it runs.
-        changed = before != pickle.dumps(after, 5)
-        for r in deps:
-            self.checked[r] += 1
-            if changed:
-                self.fired[r] += 1
+        if self.counting:
+            self.rule_counts.effect(effect, before, after)
 
-    def _count_checks(self, kind: str, rejected: tuple[str, str] | None) -> None:
-        """A check of an action of ``kind`` ran its guards in order, up to the one that rejected it."""
-        if not self.counting:
-            return
-        for g in self.rs.guards.get(kind, []):
-            self.checked[g.rule_id] += 1
-            if rejected is not None and (g.rule_id, g.reason) == rejected:
-                self.fired[g.rule_id] += 1
-                return
-        if rejected is not None and rejected[0] != "engine":
-            self.fired[rejected[0]] += 1  # a choice outside the rule's domain
+    def _count_checks(self, kind: str, rejected: Rejection | None) -> None:
+        """A check of an action of ``kind``: its guards ran in order, up to the one that rejected it."""
+        if self.counting:
+            self.rule_counts.check(self.rs.compiled.actions[kind], rejected)
 
     # ------------------------------------------------------------------ comparisons
     def _legal_mismatch(self, game: Game, rec: Recorder, mine: set[str], theirs: dict[str, Any]) -> None:
@@ -567,8 +550,8 @@ class Harness:
                 if (a.seat != turn and decl.actor == "turn") or not self._supported(game, a):
                     continue
                 rej = game.check(a)
-                self._count_checks(a.kind, None if rej is None else (rej.rule_id, rej.reason))
-                if rej is not None and rej.rule_id != "engine":
+                self._count_checks(a.kind, rej)
+                if rej is not None:
                     illegal.append((a, rej))
                     if len(illegal) >= 24:
                         break
@@ -790,14 +773,15 @@ class Harness:
         kind = a.get("action", "?")
         decl = self.rs.actions.get(kind)
         if decl is None:
-            return "engine", str(kind)
+            # An action the ruleset does not have: charged, as the oracle charges it, to the rule of the phase.
+            return self.rs.program.phase_rule.get(game.phase) or "record", str(kind)
         try:
             payload = {f: decode_value(a[f], t, self.nt, game.v["n_seats"], f) for f, t in decl.fields}
             rej = game.check(Action(kind, int(a["seat"]), payload))
         except (KeyError, ValueError, TypeError):
-            return "engine", kind
-        # The engine's own refusals (wrong turn, wrong phase) belong to the rule that declares the action.
-        return (rej.rule_id if rej is not None and rej.rule_id != "engine" else decl.rule_id), kind
+            return decl.rule_id, kind  # a payload the action's own rule does not allow
+        # A refusal names a rule of the ruleset (out of turn: the rule that set the turn); a legal one, the action's.
+        return (rej.rule_id if rej is not None and rej.rule_id else decl.rule_id), kind
 
     def _text(self, a: Action) -> str:
         return self._jtext(self._enc(a))
@@ -809,7 +793,7 @@ class Harness:
 
     def stats(self) -> dict[str, tuple[int, int]]:
         formal = sorted(r for r in self.rs.rules if r in self.rs.logic_rules or self.rs.rules[r].get("params"))
-        return {r: (self.checked[r], self.fired[r]) for r in formal}
+        return {r: (self.rule_counts.ran[r], self.rule_counts.fired[r]) for r in formal}
 
 
 def _fork(game: Game) -> Game:

@@ -8,6 +8,7 @@ recorded result is charged to the rule whose logic last decided that value (see 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import Notation, notation
@@ -16,6 +17,7 @@ from ..errors import InputError, OracleError, ParamError
 from ..lang import types as T
 from ..places import place
 from ..ruleset import Ruleset, load_ruleset
+from .allowed import NOTHING, Allowed, allowed_actions, result_value
 from .blame import RECORD_RULE, DealStart, decided_by
 from .codec import Codec, encode_action, is_chance, sheet_value
 from .reading import RecordFile
@@ -86,6 +88,8 @@ class Replayer:
         self.actions = 0
         self.applied_by_deal: list[list[Action]] = []  # every deal's actions, to explain an outcome later
         self.tracer_hook: Any = None  # set by rule coverage
+        # Rule coverage: called with the game and each action read, before the action is checked.
+        self.decision_hook: Callable[[Game, Action], None] | None = None
 
     # ------------------------------------------------------------------ reading values
     def seat(self, value: Any, *path: Any) -> int:
@@ -103,13 +107,23 @@ class Replayer:
 
     # ------------------------------------------------------------------ violations
     def violate(self, deal: int | None, index: int | None, seat: int | None, what: str, rule: str, reason: str,
-                message: str, where: tuple[Any, ...]) -> None:
+                message: str, where: tuple[Any, ...], allowed: Allowed = NOTHING) -> None:
         loc = self.rec.locate(*where)
         self.violations.append(Violation(
             deal, index, seat, self.players[seat] if seat is not None else None, what, rule, reason, message,
-            self.rs.sources_of(rule), loc))
+            self.rs.sources_of(rule), loc, allowed))
         if not self.all_errors or len(self.violations) >= self.max_violations:
             raise _Stop
+
+    def allowed_now(self, game: Game, refused: Action | None = None) -> Allowed:
+        return allowed_actions(game, self.rs, self.nt, self.players, refused)
+
+    def right(self, key: str, value: Any, seat: int | None = None) -> Allowed:
+        """The value of a result the rules give (of one seat's entry, for a per-seat value), as a record writes it."""
+        shown = sheet_value(self.rs, self.nt, key, value, self.players)
+        if seat is None:
+            return result_value(key, shown)
+        return result_value(key, shown[seat], self.players[seat])
 
     # ------------------------------------------------------------------ replay
     def start(self, tracer: Any = None) -> Game:
@@ -160,7 +174,7 @@ class Replayer:
                              f"a deal is a mapping with a list of 'actions'", self.rec.locate("deals", di))
         if game.over:
             self.violate(n, None, None, "another deal", RECORD_RULE, "game-over",
-                         "the game was already won before this deal", ("deals", di))
+                         "the game was already won before this deal", ("deals", di), NOTHING)
             return
         if "dealer" in deal:
             want = self.seat(deal["dealer"], "deals", di, "dealer")
@@ -169,7 +183,8 @@ class Replayer:
                         else RECORD_RULE)
                 self.violate(n, None, want, f"dealer {self.players[want]}", rule,
                              "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
-                             f"{self.players[want]}", ("deals", di, "dealer"))
+                             f"{self.players[want]}", ("deals", di, "dealer"),
+                             result_value("dealer", self.players[game.v["dealer"]]))
         sheet_before = len(game.sheet)
         used_chance: set[str] = set()
         chance_fields = {f for a in self.rs.actions.values() if is_chance(a) for f, _ in a.fields}
@@ -217,7 +232,7 @@ class Replayer:
             if not last:
                 self.violate(n, None, None, "end of the deal", RECORD_RULE, "deal-incomplete",
                              f"the deal stops in phase {game.phase!r} before it is scored",
-                             ("deals", di))
+                             ("deals", di), self.allowed_now(game))
             return
         if "result" in deal:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
@@ -235,7 +250,7 @@ class Replayer:
             self.violate(di + 1, ai + 1, None, kind, RECORD_RULE, "unknown-action",
                          f"ruleset {self.rs.name!r} has no action {kind!r}; it has "
                          + ", ".join(sorted(x for x, d in self.rs.actions.items() if not is_chance(d))),
-                         ("deals", di, "actions", ai, "action"))
+                         ("deals", di, "actions", ai, "action"), self.allowed_now(self.game))
             return None
         seat = self.seat(a["seat"], "deals", di, "actions", ai, "seat")
         fields = dict(decl.fields)
@@ -258,9 +273,12 @@ class Replayer:
         return Action(kind, seat, payload)
 
     def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
+        if self.decision_hook is not None:
+            self.decision_hook(game, action)
         rej = game.try_apply(action, typed=True)
         if rej is not None:
-            self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where)
+            self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where,
+                         self.allowed_now(game, action))
             return False
         return True
 
@@ -283,7 +301,7 @@ class Replayer:
                 want = self._marks(want_raw, di)
                 if sorted(want) != sorted(got):
                     self.violate(di + 1, None, None, f"marks {want_raw}", RECORD_RULE, "wrong-marks",
-                                 f"the sheet's marks are {got}", ("deals", di, "result", key))
+                                 f"the sheet's marks are {got}", ("deals", di, "result", key), self.right(key, got))
                 continue
             decl = self.rs.vars.get(key)
             t = decl.type if decl is not None else "any"
@@ -304,7 +322,8 @@ class Replayer:
             truth = got[seat] if seat is not None else got
             self.violate(di + 1, None, seat, f"{key} {shown}", rule, "wrong-result",
                          f"the recorded {key} is {shown}, but the rules give {truth}",
-                         ("deals", di, "result", key, *([] if seat is None else [seat])))
+                         ("deals", di, "result", key, *([] if seat is None else [seat])),
+                         self.right(key, got, seat))
 
     def _marks(self, raw: Any, di: int) -> list[list[Any]]:
         """Recorded marks: a list of [mark, player] pairs."""
@@ -338,15 +357,16 @@ class Replayer:
             return
         if "finished" in res and bool(res["finished"]) != game.over:
             self.violate(None, None, None, f"finished {res['finished']}", RECORD_RULE, "wrong-result",
-                         "the game is " + ("" if game.over else "not ") + "over", ("result", "finished"))
+                         "the game is " + ("" if game.over else "not ") + "over", ("result", "finished"),
+                         result_value("finished", game.over))
         if res.get("winner") is not None:
             w = self.seat(res["winner"], "result", "winner")
             if w != game.v["winner"]:
                 truth = self.players[game.v["winner"]] if game.v["winner"] is not None else "nobody"
                 self.violate(None, None, w, f"winner {self.players[w]}", RECORD_RULE, "wrong-winner",
-                             f"the winner is {truth}", ("result", "winner"))
+                             f"the winner is {truth}", ("result", "winner"), result_value("winner", truth))
         # The record format's "score" is the sheet's total column, whatever the rules call it.
         total = game.v[self.rs.sheet.total]
         if "score" in res and res["score"] != total:
             self.violate(None, None, None, f"score {res['score']}", RECORD_RULE, "wrong-result",
-                         f"the final scores are {total}", ("result", "score"))
+                         f"the final scores are {total}", ("result", "score"), result_value("score", total))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ..engine import Action, Game
 from ..errors import InputError, OracleError
+from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset
 from .locator import Locator
 from .reading import RecordFile, load_record
@@ -13,12 +16,15 @@ from .verdict import Verdict
 
 
 def validate_record(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_errors: bool = False,
-                    tracer: Any = None, keep: dict[str, Any] | None = None,
-                    cache: dict[Any, Ruleset] | None = None, *, locator: Locator | None = None,
+                    counts: RuleCounts | None = None, keep: dict[str, Any] | None = None,
+                    cache: dict[Any, Ruleset] | None = None, *,
+                    decisions: Callable[[Game, Action], None] | None = None, locator: Locator | None = None,
                     name: str = "<record>") -> Verdict:
     """Replay a record (as read, or as data with an optional locator); the verdict lists violations,
     or the error that made it unreadable.
 
+    ``counts``, if given, counts every effect that ran and fired; ``decisions``, if given, is called
+    with the game and each action before it is checked (rule coverage counts the checks there).
     ``keep``, if given, receives the replayer and the replayed game (for the score sheet).
     """
     if not isinstance(rec, RecordFile):
@@ -28,7 +34,9 @@ def validate_record(rec: RecordFile | dict[str, Any], ruleset: str | None = None
             return Verdict(name, False, ruleset, error=exc)
     try:
         r = Replayer(rec, ruleset, all_errors, cache=cache)
-        r.tracer_hook = tracer
+        if counts is not None:
+            r.tracer_hook = counts.effect
+        r.decision_hook = decisions
         if keep is not None:
             keep["replayer"] = r
         r.run()

@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import InputError, Location
 from ..places import in_game
 from ..sources import cite_lines
+from .allowed import NOTHING, Allowed
 
 
 @dataclass
@@ -22,11 +23,13 @@ class Violation:
     message: str
     sources: list[dict[str, Any]]
     location: Location
+    allowed: Allowed = NOTHING  # what the rules allowed there: the legal actions, or the right value
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal, "action": self.action,
                 "seat": None if self.seat is None else self.seat + 1, "player": self.seat_name,
                 "what": self.what, "rule": self.rule, "reason": self.reason, "message": self.message,
+                "allowed": self.allowed.to_json(), "allowed_text": self.allowed.text(self.seat_name),
                 "sources": self.sources, "file": self.location.file, "line": self.location.line,
                 "column": self.location.column}
 
@@ -35,6 +38,7 @@ class Violation:
         head = f"{self.location}: " + where + (": " if where else "") + self.what
         srcs = cite_lines(self.sources)
         out = f"{head}\n    rule {self.rule} [{self.reason}]: {self.message}"
+        out += f"\n    allowed: {self.allowed.text(self.seat_name)}"
         if srcs:
             out += f"\n    sources: {srcs}"
         return out

@@ -1,0 +1,147 @@
+"""What was allowed where a record broke a rule: the legal actions at that point, or the value the rules give.
+
+The legal actions are grouped compactly: per player and action, the field that varies most is
+listed (cards in the order the rules give them, numbers as ranges with their step), and the
+other fields are shown once per group (``play 9H, 10H, KH``; ``bid 120-300 (step 10)``;
+``play KH marriage=yes``). A flag that is not raised is left out, as a record may leave it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Notation
+from ..engine import Action, Game
+from ..ruleset import Ruleset
+from .codec import encode_action, is_chance
+
+MAX_GROUPS_SHOWN = 10  # in text; the JSON lists every group
+
+WORDS: dict[str, dict[str, str]] = {
+    "step": {"en": "step", "ru": "шаг"},
+    "none": {"en": "nothing", "ru": "ничего"},
+    "drawn": {"en": "as the rules draw it", "ru": "как его дают правила"},
+    "more": {"en": "more", "ru": "ещё"},
+}
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """The alternatives at a violation: groups of legal actions, or the one right value of a result."""
+
+    groups: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [dict(g) for g in self.groups]
+
+    def text(self, seat_name: str | None = None, lang: str = "en") -> str:
+        """Compact text; a group of the player who broke the rule does not repeat his name."""
+        if not self.groups:
+            return WORDS["none"][lang]
+        parts = [_group_text(g, seat_name, lang) for g in self.groups[:MAX_GROUPS_SHOWN]]
+        if len(self.groups) > MAX_GROUPS_SHOWN:
+            parts.append(f"… ({len(self.groups) - MAX_GROUPS_SHOWN} {WORDS['more'][lang]})")
+        return "; ".join(parts)
+
+
+NOTHING = Allowed(())
+
+
+def result_value(key: str, value: Any, player: str | None = None) -> Allowed:
+    """A recorded result: the value the rules give."""
+    group: dict[str, Any] = {"result": key, "value": value}
+    if player is not None:
+        group["player"] = player
+    return Allowed((group,))
+
+
+def allowed_actions(game: Game, rs: Ruleset, nt: Notation, players: list[str],
+                    refused: Action | None = None) -> Allowed:
+    """The legal actions now, grouped; for a refused chance action (the deal), the one the rules draw."""
+    if refused is not None and is_chance(rs.actions[refused.kind]) and not game.over:
+        decl = game.chance_action()
+        if decl is not None:
+            return Allowed(({"player": players[game.actors(decl)[0]], "action": decl.name, "drawn": True},))
+    groups: list[dict[str, Any]] = []
+    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for a in game.legal_actions():
+        j = encode_action(rs, nt, a, players)
+        by.setdefault((j.pop("seat"), j.pop("action")), []).append(j)
+    for (player, kind), payloads in by.items():
+        groups.extend(_grouped(player, kind, payloads))
+    return Allowed(tuple(groups))
+
+
+def _grouped(player: str, kind: str, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    fields = list(payloads[0])
+    if not fields:
+        return [{"player": player, "action": kind}]
+    best: list[dict[str, Any]] | None = None
+    for spread in fields:  # the field whose listing gives the fewest groups
+        groups: dict[str, dict[str, Any]] = {}
+        for p in payloads:
+            fixed = {f: p[f] for f in fields if f != spread}
+            g = groups.setdefault(repr(sorted(fixed.items())), {"player": player, "action": kind, "field": spread,
+                                                                 "values": [], "with": fixed})
+            g["values"].append(p[spread])
+        if best is None or len(groups) < len(best):
+            best = list(groups.values())
+    assert best is not None
+    for g in best:
+        g["values"] = _ranges(g["values"])
+    return best
+
+
+def _ranges(values: list[Any]) -> list[Any]:
+    """Whole numbers in runs of three or more with one step become {"from", "to", "step"}."""
+    if len(values) < 3 or not all(type(v) is int for v in values):
+        return values
+    xs = sorted(set(values))
+    out: list[Any] = []
+    i = 0
+    while i < len(xs):
+        j = i + 1
+        if j < len(xs):
+            step = xs[j] - xs[i]
+            while j + 1 < len(xs) and xs[j + 1] - xs[j] == step:
+                j += 1
+            if j - i >= 2:
+                out.append({"from": xs[i], "to": xs[j], "step": step})
+                i = j + 1
+                continue
+        out.append(xs[i])
+        i += 1
+    return out
+
+
+def _show(v: Any) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return str(v)
+
+
+def _value_text(v: Any, lang: str) -> str:
+    if isinstance(v, dict) and "from" in v:
+        return f"{v['from']}-{v['to']}" + (f" ({WORDS['step'][lang]} {v['step']})" if v["step"] != 1 else "")
+    return _show(v)
+
+
+def _group_text(g: dict[str, Any], seat_name: str | None, lang: str) -> str:
+    who = f"{g['player']} " if g.get("player") and g["player"] != seat_name else ""
+    if "result" in g:
+        return f"{who}{g['result']} {_show(g['value'])}"
+    if g.get("drawn"):
+        return f"{who}{g['action']} ({WORDS['drawn'][lang]})"
+    out = who + g["action"]
+    if "field" in g:
+        out += " " + ", ".join(_value_text(v, lang) for v in g["values"])
+        # A flag not raised is left out, as in a record; other fixed fields are shown.
+        extra = [f"{k}={_show(v)}" for k, v in g["with"].items() if v is not False]
+        if extra:
+            out += " " + " ".join(extra)
+    return out

@@ -1,0 +1,94 @@
+"""How often each rule's clauses ran, and how often they fired: one count for coverage and conformance.
+
+A guard (``forbid``) *ran* when its condition was evaluated and *fired* when it forbade the
+action; an effect (``do``) ran when it was executed and fired when it changed the state of
+the game. A clause is credited to every rule it uses: its own, and the rules whose
+definitions or parameters it reads (``Guard.deps``, ``Effect.deps``). A refusal made before
+any guard is asked (out of turn, wrong phase, game over) is charged to the rule that made
+the situation, which both ran and fired. A rule never fires more often than it runs.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import Counter
+from typing import Any
+
+from .engine import Rejection
+from .lang.program import CompiledAction, Effect, Guard
+
+# The refusal made after every guard allowed the action: a choice outside the action's domain.
+OUTSIDE_DOMAIN = "not-available"
+
+
+class RuleCounts:
+    """Per rule id: how often its clauses ran (``ran``) and fired (``fired``)."""
+
+    def __init__(self) -> None:
+        self.ran: Counter[str] = Counter()
+        self.fired: Counter[str] = Counter()
+        self._deps: dict[Guard | Effect, frozenset[str]] = {}  # compiled clause -> the rules it is credited to
+
+    def _credit(self, clause: Guard | Effect, rule_id: str, deps: set[str]) -> frozenset[str]:
+        found = self._deps.get(clause)
+        if found is None:
+            found = self._deps[clause] = frozenset(deps | {rule_id})
+        return found
+
+    def effect(self, effect: Effect, before: bytes, after: dict[str, Any]) -> None:
+        """The interpreter's tracer (``Game(tracer=...)``): one effect ran, with the state before and after."""
+        rules = self._credit(effect, effect.rule_id, effect.deps)
+        changed = before != pickle.dumps(after, 5)
+        for r in rules:
+            self.ran[r] += 1
+            if changed:
+                self.fired[r] += 1
+
+    def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
+        """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""
+        self.decision([(action, rejection)])
+
+    def decision(self, checks: list[tuple[CompiledAction, Rejection | None]]) -> None:
+        """Several checks made at one point of a game (the action taken and those that could have been):
+        each rule counts once, as having run if any of its clauses ran, and fired if any forbade."""
+        ran: set[str] = set()
+        fired: set[str] = set()
+        for action, rejection in checks:
+            _one_check(action, rejection, ran, fired, self._credit)
+        for r in ran:
+            self.ran[r] += 1
+        for r in fired:
+            self.fired[r] += 1
+
+    def reading(self, rule_id: str) -> None:
+        """A rule whose values were used to read a record (the pack, the seats, the card notation) ran."""
+        self.ran[rule_id] += 1
+
+
+def _one_check(action: CompiledAction, rejection: Rejection | None, ran: set[str], fired: set[str],
+               credit: Any) -> None:
+    """The rules one check ran and fired: its live guards in order, up to the one that forbade the action.
+
+    A guard folded to false by the ruleset's parameters (``Guard.dead``) is never evaluated.
+    """
+    forbidding = None
+    if rejection is not None:
+        forbidding = next((i for i, g in enumerate(action.guards)
+                           if (g.clause.rule_id, g.clause.reason or "forbidden") == (rejection.rule_id,
+                                                                                      rejection.reason)), None)
+        if forbidding is None and rejection.reason != OUTSIDE_DOMAIN:
+            # Refused before any guard was asked: charged to the rule that set the turn, phase or end.
+            ran.add(rejection.rule_id)
+            fired.add(rejection.rule_id)
+            return
+    for i, g in enumerate(action.guards):
+        if g.dead:
+            continue
+        rules = credit(g, g.clause.rule_id, g.deps)
+        ran.update(rules)
+        if i == forbidding:
+            fired.update(rules)
+            return
+    if rejection is not None:  # every guard allowed it; the action's own choices did not
+        ran.add(rejection.rule_id)
+        fired.add(rejection.rule_id)
