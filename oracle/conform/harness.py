@@ -272,7 +272,7 @@ class Harness:
                     action = game.sample()
                     rec(game, action)
                     fields = {f: encode_value(action.payload[f], t, self.nt) for f, t in decl.fields}
-                    self._engine_call(lambda f=fields: self.engine.deal(f), rec)
+                    self._engine_call(lambda f=fields: self.engine.deal(f), rec, decl.rule_id)
                     self._apply(game, action)
                     continue
                 self._step(game, rec, data, favour, contrary)
@@ -336,7 +336,8 @@ class Harness:
             raise _Unsupported
         mine = {self._key(a) for a in legal}
         if self.capabilities.get("legal_actions", True):
-            theirs_list = self._engine_call(self.engine.legal, rec)
+            theirs_list = self._engine_call(self.engine.legal, rec,
+                                           self.rs.program.phase_rule.get(game.phase, self._sheet_rule))
             theirs = {json.dumps(_norm(a), sort_keys=True): a for a in theirs_list
                       if isinstance(a, dict) and self._supported_json(game, a)}
             self.compared += 1
@@ -350,7 +351,8 @@ class Harness:
             self._offer_illegal(game, rec, data)
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
         action = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
-        accepted, reason = self._engine_call(lambda a=action: self.engine.apply(self._enc(a)), rec)
+        accepted, reason = self._engine_call(lambda a=action: self.engine.apply(self._enc(a)), rec,
+                                             self.rs.action_rule[action.kind])
         self.compared += 1
         rec(game, action)
         before = len(game.sheet)
@@ -538,7 +540,12 @@ class Harness:
         if decl is not None:
             return decl.rule_id
         writers = sorted(r for r, ws in self.rs.writes.items() if var in ws)
-        return writers[0] if writers else "engine"
+        return writers[0] if writers else self._sheet_rule
+
+    @property
+    def _sheet_rule(self) -> str:
+        """The rule that keeps the sheet's totals: charged for what no narrower rule decides."""
+        return self.rs.vars[self.rs.sheet.total].rule_id
 
     def _offer_illegal(self, game: Game, rec: Recorder, data: st.DataObject) -> None:
         illegal = []
@@ -558,7 +565,7 @@ class Harness:
         if not illegal:
             return
         a, rej = illegal[data.draw(st.integers(0, len(illegal) - 1), label="illegal")]
-        accepted, _ = self._engine_call(lambda: self.engine.apply(self._enc(a)), rec)
+        accepted, _ = self._engine_call(lambda: self.engine.apply(self._enc(a)), rec, self.rs.action_rule[a.kind])
         self.compared += 1
         if accepted:
             rec.record["deals"][-1]["actions"].append(self._enc(a))
@@ -568,7 +575,7 @@ class Harness:
     def _compare_results(self, game: Game, rec: Recorder) -> None:
         if not self.capabilities.get("results", True):
             return
-        theirs = self._engine_call(self.engine.results, rec)
+        theirs = self._engine_call(self.engine.results, rec, self._sheet_rule)
         i = len(game.sheet) - 1
         if len(theirs) <= i or not isinstance(theirs[i], dict):
             self._fail(rec, "results", "sheet", "record", f"the engine reports {len(theirs)} finished deal(s), the "
@@ -580,7 +587,7 @@ class Harness:
                 want = self._sheet(key, row[key])
                 if _norm(value) != _norm(want):
                     wrong[key] = (value, want)
-        end = self._engine_call(self.engine.game_end, rec) if i == len(theirs) - 1 else {}
+        end = self._engine_call(self.engine.game_end, rec, self._sheet_rule) if i == len(theirs) - 1 else {}
         for key, var in _GAME_END.items():
             if isinstance(end, dict) and key in end and end[key] != game.v[var]:
                 wrong[key] = (end[key], game.v[var])
@@ -736,13 +743,15 @@ class Harness:
             self._rule_deps = {r: (ds - common) | {r} for r, ds in per.items()}
         return self._rule_deps.get(rule, {rule})
 
-    def _engine_call(self, fn: Callable[[], Any], rec: Recorder) -> Any:
+    def _engine_call(self, fn: Callable[[], Any], rec: Recorder, rule: str) -> Any:
+        """Ask the engine; an exception from an in-process engine is a disagreement charged to ``rule``,
+        the rule of the step it was asked about (never to a made-up rule called "engine")."""
         try:
             return fn()
         except EngineFailure:
             raise
         except Exception as exc:
-            self._fail(rec, "engine", type(exc).__name__, "engine", f"the engine raised {type(exc).__name__}: {exc}")
+            self._fail(rec, "engine", type(exc).__name__, rule, f"the engine raised {type(exc).__name__}: {exc}")
 
     def _stage(self, var: str) -> int:
         """How early in a deal a variable is decided: 0 during play, then by scoring order."""
