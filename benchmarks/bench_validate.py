@@ -16,7 +16,10 @@
    (``json.loads`` and the hand-written referee). The ratio printed is the oracle's speed over the
    baseline's (1.0 means as fast as hand-written Python).
 4. The share of ``tree_digest`` (hashing the rule tree) in the new user's ``validate_record`` time.
-5. Unless ``--no-cli``: ``thousand validate DIR --jobs 1`` and ``--jobs 2`` on a corpus (wall clock,
+5. Start-up: ``thousand validate examples/first-deal.yaml`` in a new process (wall clock, median),
+   twice warm (the disk cache of compiled rulesets filled) and once cold (``THOUSAND_CACHE=0``), over
+   the bare ``python -c "import yaml, lark, jsonschema"``.
+6. Unless ``--no-cli``: ``thousand validate DIR --jobs 1`` and ``--jobs 2`` on a corpus (wall clock,
    Python start and compile included, as a user sees them).
 
 The machines are shared and noisy: read ratios, not absolute figures.
@@ -28,6 +31,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -202,6 +206,29 @@ def digest_share(records: Records, repeat: int) -> None:
           "records, as a new user calls it (median)")
 
 
+def wall(argv: list[str], repeat: int, env: dict[str, str] | None = None) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env)
+        times.append(time.perf_counter() - t)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)}: {proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return statistics.median(times)
+
+
+def startup(repeat: int) -> None:
+    """One small record in a new process, against the bare import of the libraries it needs."""
+    bare = wall([sys.executable, "-c", "import yaml, lark, jsonschema"], repeat)
+    argv = [sys.executable, "-m", "oracle", "validate", "examples/first-deal.yaml", "--quiet"]
+    env = dict(os.environ)
+    wall(argv, 1, env)  # fills the disk cache, if there is one
+    warm = wall(argv, repeat, env)
+    cold = wall(argv, max(1, repeat // 2), env | {"THOUSAND_CACHE": "0"})
+    print(f"start-up (wall clock, medians): bare import {bare:.3f}s; thousand validate first-deal.yaml "
+          f"warm {warm:.3f}s = {warm / bare:.1f}x the bare import, cold {cold:.3f}s = {cold / bare:.1f}x")
+
+
 def cli(corpus_deals: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
         folder = Path(tmp)
@@ -234,7 +261,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--corpus-deals", type=int, default=10000)
     ap.add_argument("--no-cli", action="store_true", help="skip the thousand validate --jobs timings")
+    ap.add_argument("--only-startup", action="store_true", help="measure the start-up only")
     args = ap.parse_args()
+    if args.only_startup:
+        startup(max(5, args.repeat))
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="bench-validate-") as tmp:
         singles, wholes = build(Path(tmp), args.one_deal, args.games)
@@ -248,6 +279,7 @@ def main() -> int:
     measure("valid whole games", wholes_by["valid"], args.repeat)
     measure("invalid records (one-deal and whole games)", singles_by["invalid"] + wholes_by["invalid"], args.repeat)
     digest_share(singles_by["valid"], args.repeat)
+    startup(max(5, args.repeat))
     if not args.no_cli:
         cli(args.corpus_deals, args.repeat)
     return 0
