@@ -14,6 +14,7 @@ import copy
 import hashlib
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -534,9 +535,20 @@ class Ruleset:
                 out.setdefault(e.rule_id, set()).update(e.writes)
         return out
 
-    @property
+    @cached_property
     def recorded(self) -> list[VarDecl]:
         return [d for d in self.vars.values() if d.record]
+
+    @cached_property
+    def layout(self) -> dict[str, tuple[tuple[str, bool, Any, bool], ...]]:
+        """Lifetime -> the state variables that start afresh with it (zones are dealt, not reset), each as
+        (name, one value per seat, initial value, whether that value is a list to copy); "*" holds them all."""
+        entries = {d.name: (d.name, d.scope == "seat", d.init, isinstance(d.init, list)) for d in self.vars.values()}
+        out: dict[str, tuple[tuple[str, bool, Any, bool], ...]] = {"*": tuple(entries.values())}
+        for d in self.vars.values():
+            if not d.zone:
+                out[d.lifetime] = (*out.get(d.lifetime, ()), entries[d.name])
+        return out
 
     @property
     def rules(self) -> dict[str, RuleDoc]:

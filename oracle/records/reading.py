@@ -81,6 +81,19 @@ def _too_deep(value: Any, limit: int = MAX_DEPTH) -> list[Any] | None:
     return None
 
 
+def _deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether any value sits ``limit`` or more levels down: level by level, no paths built."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(limit - 1):
+        nxt: list[Any] = []
+        for x in level:
+            nxt.extend(y for y in (x.values() if isinstance(x, dict) else x) if isinstance(y, (dict, list)))
+        if not nxt:
+            return False
+        level = nxt
+    return any(len(x) for x in level)
+
+
 def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
     """Read and schema-check one record; raise InputError with a position on any problem."""
     name = str(path)
@@ -188,7 +201,7 @@ def load_record(data: Any, name: str = "<record>", locator: Locator | None = Non
         raise InputError(f"a record must be a mapping with a header and deals, not {type(data).__name__}",
                          locator.locate())
     rec = RecordFile(name, data, locator)
-    deep = _too_deep(data)
+    deep = _too_deep(data) if _deeper_than(data) else None  # the path is worked out only when needed
     if deep is not None:
         raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", rec.locate(*deep))
     bad_key = next((k for k in data if not isinstance(k, str)), None)
