@@ -34,6 +34,7 @@ from ..limits import (
 from ..places import place
 from ..yamlpos import compose_record, construct
 from .locator import JsonLocator, Locator, NoLocator, YamlLocator
+from .schemacheck import compile_check
 
 MAX_BYTES = MAX_RECORD_BYTES
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
@@ -48,6 +49,16 @@ def record_schema() -> dict[str, Any]:
 def _validator() -> jsonschema.protocols.Validator:
     s = record_schema()
     return jsonschema.validators.validator_for(s)(s)
+
+
+def _header_ok(header: dict[str, Any]) -> bool:
+    if not _FAST:
+        _FAST.append(compile_check(record_schema()))
+    check = _FAST[0]
+    return check is not None and check(header)
+
+
+_FAST: list[Any] = []
 
 
 @dataclass
@@ -211,6 +222,8 @@ def load_record(data: Any, name: str = "<record>", locator: Locator | None = Non
     # as they are replayed, which reports the same problems at a fraction of the cost.
     header = {k: v for k, v in data.items() if k != "deals"}
     header["deals"] = [] if isinstance(data.get("deals"), list) else data.get("deals")
+    if _header_ok(header):  # the quick yes; jsonschema says what is wrong otherwise
+        return rec
     try:
         errors = sorted(_validator().iter_errors(header), key=lambda e: [str(x) for x in e.absolute_path])
     except (TypeError, ValueError) as exc:  # a key that is not text, deep inside the header
