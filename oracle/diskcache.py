@@ -1,24 +1,30 @@
 """A disk cache of loaded rule files, so that a new process starts at once.
 
-Reading the rule tree (169 YAML files, each checked against its JSON Schema) is most of what a
-new process spends before it can validate a record. The result, every file's data with the line
-and column of every string, is kept in the user's cache directory
-(``$XDG_CACHE_HOME/thousand-oracle``, else ``~/.cache/thousand-oracle``), one entry per rule tree.
+Reading the rule tree (169 YAML files, each checked against its JSON Schema) and compiling a
+ruleset from it are most of what a new process spends before it can validate a record. Both results
+are kept in the user's cache directory (``$XDG_CACHE_HOME/thousand-oracle``, else
+``~/.cache/thousand-oracle``): the ``library`` entry of a rule tree (every file's data with the line
+and column of every string) and the ``program`` entry of a ruleset (its compiled rule module and what
+the compiler learnt about each function: which rules it depends on, which variables it writes).
 
 - **Keyed by** the content of the rule files (the tree digest), the oracle's version, and a hash
   of the oracle's own files that decide what a loaded file is (the YAML reader, the schemas, this
   module): a changed rule file or a changed oracle is a different entry, never a stale one.
-- **Stored as JSON**, which we decode ourselves into plain values and positioned strings. We do
-  not use pickle or marshal: unpickling runs whatever code the file names, and marshal can build
-  code objects; a JSON entry can at worst hold wrong data, and the checks below keep out anyone
-  but the user. A SHA-256 of the payload is stored with it; an entry that does not match it, that
-  does not decode, or that has another key is ignored and rebuilt.
+- **Stored as JSON and marshal, never pickle**: unpickling runs whatever code the file names. The
+  library is JSON, decoded by us into plain values and positioned strings, so a bad entry can at
+  worst hold wrong data. A compiled ruleset is the ``marshal`` form of the code object our compiler
+  built from checked rule trees (plus JSON metadata), which saves the Lark parse, the type check
+  and Python's compile; marshal builds code, so it is read only under the ownership checks below
+  and with the content hash, and it is keyed by the Python version (marshal is not portable).
+  A SHA-256 of the payload is stored with each entry; an entry that does not match it, that does
+  not decode, or that has another key is ignored and rebuilt.
 - **Trusted only when it is the user's own**: the directory is created with mode 0700; an entry is
   read only if the directory and the file belong to the user, are not writable by group or others,
   and are not symbolic links. Anything else is neither read nor written.
 - **A cold start is silent**: when there is no entry, or it cannot be used, the files are read as
   usual and an entry is written (atomically: a temporary file, then a rename) if the directory is
   usable; any failure to write is ignored.
+- **Bounded**: the 16 most recent entries of each kind are kept, older ones deleted when one is written.
 - ``THOUSAND_CACHE=0`` turns the cache off; ``THOUSAND_CACHE_DIR`` names another directory (tests
   use a temporary one).
 """
@@ -164,8 +170,22 @@ def store_bytes(kind: str, digest: str, body: bytes) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
+        _prune(d, kind, d / f"{kind}-{key}")
     except OSError:
         pass
+
+
+KEEP = 16  # entries kept per kind: every change of the rule files or of the oracle makes new ones
+
+
+def _prune(d: Path, kind: str, new: Path) -> None:
+    """Drop all but the KEEP most recently written entries of ``kind`` (``new``, just written, stays)."""
+    found = []
+    for e in os.scandir(d):
+        if e.name.startswith(f"{kind}-") and e.is_file(follow_symlinks=False) and e.path != str(new):
+            found.append((e.stat(follow_symlinks=False).st_mtime_ns, e.path))
+    for _, path in sorted(found, reverse=True)[KEEP - 1:]:
+        os.unlink(path)
 
 
 # --------------------------------------------------------------------------- values with positions

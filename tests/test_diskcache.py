@@ -162,3 +162,10 @@ def test_rule_files_are_read_once_per_process_until_refreshed(tmp_path):
     rulecache.refresh(_root(tree))
     assert tree_digest(tree) != before
     assert load_ruleset("classic", root=tree).param("bid_step") == 10
+
+
+def test_old_entries_are_pruned(cache_dir):
+    for i in range(diskcache.KEEP + 5):
+        diskcache.store("probe", f"d{i}", {"i": i})
+    assert len(entries(cache_dir, "probe")) == diskcache.KEEP
+    assert diskcache.load("probe", f"d{diskcache.KEEP + 4}") == {"i": diskcache.KEEP + 4}
