@@ -212,19 +212,36 @@ def encode(v: Any) -> Any:
 
 
 def decode(v: Any) -> Any:
-    if not isinstance(v, list):
+    if type(v) is not list:
         if v is None or isinstance(v, (bool, int, float)):
             return v
         raise ValueError("not a cache value")
+    return _decode(v)
+
+
+def _decode(v: list[Any]) -> Any:
+    # The hot loop of a warm start: one call per container, scalars and strings decoded inline.
     tag = v[0]
     if tag == "p":
         s = PosStr(v[1])
-        s.file, s.line, s.column, s.block_indent = str(v[2]), int(v[3]), int(v[4]), v[5]
+        s.file, s.line, s.column, s.block_indent = v[2], v[3], v[4], v[5]
         return s
     if tag == "s":
         return str(v[1])
     if tag == "d":
-        return {decode(v[i]): decode(v[i + 1]) for i in range(1, len(v), 2)}
+        out: dict[Any, Any] = {}
+        it = iter(v)
+        next(it)
+        for k, x in zip(it, it, strict=True):
+            out[_decode(k) if type(k) is list else _scalar(k)] = _decode(x) if type(x) is list else _scalar(x)
+        return out
     if tag == "l":
-        return [decode(x) for x in v[1:]]
+        return [_decode(x) if type(x) is list else _scalar(x) for x in v[1:]]
     raise ValueError(f"unknown cache tag {tag!r}")
+
+
+def _scalar(x: Any) -> Any:
+    if x is None or type(x) in (bool, int, float):
+        return x
+    raise ValueError("not a cache value")
+
