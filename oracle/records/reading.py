@@ -16,9 +16,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Location, RuleFileError
 from ..limits import (
@@ -36,6 +34,9 @@ from ..yamlpos import compose_record, construct
 from .locator import JsonLocator, Locator, NoLocator, YamlLocator
 from .schemacheck import compile_check
 
+if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
+    import jsonschema
+
 MAX_BYTES = MAX_RECORD_BYTES
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -47,6 +48,8 @@ def record_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     s = record_schema()
     return jsonschema.validators.validator_for(s)(s)
 
