@@ -448,6 +448,8 @@ class _Deal:
                     delta[s] = 0
                     if g.barrel_deals[s] >= BARREL_ATTEMPTS:
                         falling.append(s)
+                    else:
+                        self.marks.append(("barrel-attempt", s))
             elif g.score[s] + delta[s] >= BARREL and not wins_as_declarer(s):
                 delta[s] = BARREL - g.score[s]
                 mounting.append(s)

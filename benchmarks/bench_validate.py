@@ -11,12 +11,15 @@
    verdict (valid, unreadable, or invalid at the same deal and action); the run stops otherwise.
 3. Speed, as medians of CPU time over ``--repeat`` passes, each referee reading the record's text
    to a verdict: the oracle through the public library API as a new user calls it
-   (``validate_record(parse_record(text, name))``, which resolves the ruleset on every call) and with
+   (``validate_record(parse_record(text, name))``, which asks for the ruleset on every call) and with
    the resolved rulesets passed in (``cache=``, as ``thousand validate`` does), and the baseline
    (``json.loads`` and the hand-written referee). The ratio printed is the oracle's speed over the
    baseline's (1.0 means as fast as hand-written Python).
-4. The share of ``tree_digest`` (hashing the rule tree) in the new user's ``validate_record`` time.
-5. Unless ``--no-cli``: ``thousand validate DIR --jobs 1`` and ``--jobs 2`` on a corpus (wall clock,
+4. The share of reading and hashing the rule tree in the new user's ``validate_record`` time.
+5. Start-up: ``thousand validate examples/first-deal.yaml`` in a new process (wall clock, median),
+   twice warm (the disk cache of compiled rulesets filled) and once cold (``THOUSAND_CACHE=0``), over
+   the bare ``python -c "import yaml, lark, jsonschema"``.
+6. Unless ``--no-cli``: ``thousand validate DIR --jobs 1`` and ``--jobs 2`` on a corpus (wall clock,
    Python start and compile included, as a user sees them).
 
 The machines are shared and noisy: read ratios, not absolute figures.
@@ -28,6 +31,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -173,14 +177,17 @@ def measure(label: str, records: Records, repeat: int) -> None:
 
 
 def digest_share(records: Records, repeat: int) -> None:
-    """How much of validate_record's time (no rulesets passed in) goes to hashing the rule tree."""
-    real = getattr(oracle.ruleset, "tree_digest", None)
-    if real is None:
-        print("tree_digest: not in oracle.ruleset any more")
-        return
-    spent = [0.0]
+    """How much of validate_record's time (no rulesets passed in) goes to reading and hashing the rule tree."""
+    try:
+        import oracle.rulecache as owner  # the rule tree is read once per process (oracle/rulecache.py)
+        name = "_read_tree"
+    except ImportError:  # before it: tree_digest stat-ed (and hashed) the tree on every call
+        owner, name = oracle.ruleset, "tree_digest"
+    real = getattr(owner, name)
+    spent, calls = [0.0], [0]
 
     def timed(*a: Any, **k: Any) -> Any:
+        calls[0] += 1
         t = time.process_time()
         try:
             return real(*a, **k)
@@ -188,18 +195,42 @@ def digest_share(records: Records, repeat: int) -> None:
             spent[0] += time.process_time() - t
 
     shares = []
-    oracle.ruleset.tree_digest = timed
+    setattr(owner, name, timed)
     try:
         for _ in range(repeat):
             spent[0] = 0.0
             t = time.process_time()
-            for name, text in records:
-                validate_record(parse_record(text, name))
+            for name_, text in records:
+                validate_record(parse_record(text, name_))
             shares.append(spent[0] / (time.process_time() - t))
     finally:
-        oracle.ruleset.tree_digest = real
-    print(f"tree_digest: {100 * statistics.median(shares):.0f}% of validate_record's CPU time on one-deal "
-          "records, as a new user calls it (median)")
+        setattr(owner, name, real)
+    print(f"reading the rule tree ({owner.__name__}.{name}): {100 * statistics.median(shares):.0f}% of "
+          f"validate_record's CPU time on one-deal records as a new user calls it (median); "
+          f"{calls[0]} calls for {repeat * len(records)} records")
+
+
+def wall(argv: list[str], repeat: int, env: dict[str, str] | None = None) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env)
+        times.append(time.perf_counter() - t)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)}: {proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return statistics.median(times)
+
+
+def startup(repeat: int) -> None:
+    """One small record in a new process, against the bare import of the libraries it needs."""
+    bare = wall([sys.executable, "-c", "import yaml, lark, jsonschema"], repeat)
+    argv = [sys.executable, "-m", "oracle", "validate", "examples/first-deal.yaml", "--quiet"]
+    env = dict(os.environ)
+    wall(argv, 1, env)  # fills the disk cache, if there is one
+    warm = wall(argv, repeat, env)
+    cold = wall(argv, max(1, repeat // 2), env | {"THOUSAND_CACHE": "0"})
+    print(f"start-up (wall clock, medians): bare import {bare:.3f}s; thousand validate first-deal.yaml "
+          f"warm {warm:.3f}s = {warm / bare:.1f}x the bare import, cold {cold:.3f}s = {cold / bare:.1f}x")
 
 
 def cli(corpus_deals: int, repeat: int) -> None:
@@ -234,7 +265,15 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--corpus-deals", type=int, default=10000)
     ap.add_argument("--no-cli", action="store_true", help="skip the thousand validate --jobs timings")
+    ap.add_argument("--only-startup", action="store_true", help="measure the start-up only")
+    ap.add_argument("--only-cli", action="store_true", help="measure the thousand validate --jobs timings only")
     args = ap.parse_args()
+    if args.only_startup:
+        startup(max(5, args.repeat))
+        return 0
+    if args.only_cli:
+        cli(args.corpus_deals, args.repeat)
+        return 0
 
     with tempfile.TemporaryDirectory(prefix="bench-validate-") as tmp:
         singles, wholes = build(Path(tmp), args.one_deal, args.games)
@@ -248,6 +287,7 @@ def main() -> int:
     measure("valid whole games", wholes_by["valid"], args.repeat)
     measure("invalid records (one-deal and whole games)", singles_by["invalid"] + wholes_by["invalid"], args.repeat)
     digest_share(singles_by["valid"], args.repeat)
+    startup(max(5, args.repeat))
     if not args.no_cli:
         cli(args.corpus_deals, args.repeat)
     return 0

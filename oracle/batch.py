@@ -3,7 +3,7 @@
 A platform that already runs Dask or Spark maps :func:`validate_bytes` over its files; nothing
 here touches the file system, the terminal or global settings, and the result is plain data
 (dicts, lists, strings, numbers) that pickles and serialises to JSON. Each process keeps the
-rulesets it has resolved, so a worker pays the compile once. :func:`validate_path` reads a file
+rulesets it has compiled (``oracle.rulecache``), so a worker pays the compile once. :func:`validate_path` reads a file
 first (for a bag of paths on a shared file system), exactly as ``thousand validate`` does, and
 :func:`validate_with_dask` is the ``thousand validate --dask ADDRESS`` path.
 """
@@ -17,11 +17,6 @@ from .errors import InputError, Location
 from .plural import count
 from .records import RecordFile, Verdict, conformance_note, read_record, record_from_bytes, validate_record
 
-# Rulesets resolved in this process, shared by every call (each worker process keeps its own).
-# They are keyed by the ruleset's name, overlays and parameters; a change of the rule files
-# is noticed by load_ruleset itself (see oracle.ruleset's cache), not here.
-_RULESETS: dict[Any, Any] = {}
-
 
 def _unreadable(name: str, ruleset: str | None, err: InputError) -> dict[str, Any]:
     return Verdict(name, False, ruleset, error=err).to_json() | {"text": str(err)}
@@ -29,7 +24,7 @@ def _unreadable(name: str, ruleset: str | None, err: InputError) -> dict[str, An
 
 def _judge(rec: RecordFile, name: str, ruleset: str | None, all_errors: bool) -> dict[str, Any]:
     try:
-        verdict = validate_record(rec, ruleset, all_errors, cache=_RULESETS)
+        verdict = validate_record(rec, ruleset, all_errors)
     except Exception as exc:  # a bug of ours: reported as such, never as a traceback in a batch
         err = InputError(f"internal error while validating ({type(exc).__name__}: {exc}); please report it",
                          Location(name))

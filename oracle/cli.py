@@ -132,8 +132,12 @@ def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator
     if workers > 1 and len(jobs) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
+        # The first file is judged here before the workers start, so that workers forked from this
+        # process inherit the ruleset it compiled (others read it from the disk cache).
+        yield _validate_one(jobs[0])
+        rest = jobs[1:]
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from pool.map(_validate_one, jobs, chunksize=max(1, min(64, len(jobs) // (workers * 8))))
+            yield from pool.map(_validate_one, rest, chunksize=max(1, min(64, len(rest) // (workers * 8))))
     else:
         for job in jobs:
             yield _validate_one(job)

@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .errors import Location, RuleFileError
 from .yamlpos import PosStr, load_yaml_file
+
+if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
+    import jsonschema
 
 
 @cache
@@ -22,6 +23,7 @@ def schema(name: str) -> dict[str, Any]:
 
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    import jsonschema
     from referencing import Registry, Resource
 
     rule = schema("rule")

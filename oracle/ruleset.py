@@ -4,7 +4,8 @@ A preset (``variants/presets/*.yaml``) names overlays and parameter values; an
 overlay (``variants/**.yaml``) sets parameters, replaces a named rule, or adds a
 rule of its own. Names are checked: setting an unknown parameter or replacing an
 unknown rule is an error, and two overlays that replace the same rule must say
-which goes first. The result is compiled once and cached by a hash of the files.
+which goes first. The result is compiled once per process and tree (see ``oracle.rulecache``
+for what is cached, keyed by what, and when it is invalidated).
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ import copy
 import hashlib
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang import types as T
 from .lang.compiler import ENGINE_VARS, KEYWORDS, Define, Param, VarDecl
 from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
 from .lang.stdlib import REGISTRY, DeckShape
-from .limits import MAX_PARAM_INT, MAX_RULE_FILE_BYTES, read_limited
+from .limits import MAX_PARAM_INT
 from .rulefile import RuleDoc, load_doc
 from .sequence import Sequence
 from .yamlpos import PosStr, plain
@@ -58,13 +60,26 @@ class Library:
     digest: str
 
 
-def _files(base: Path) -> list[Path]:
-    return sorted(p for p in base.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+_files = rulecache.rule_files
 
 
-@lru_cache(maxsize=4)
-def _load_library(root_str: str, digest: str) -> Library:
-    root = Path(root_str)
+def _load_library(root: Path, digest: str) -> Library:
+    """The library of the tree with this digest: from the disk cache when it holds it, else read."""
+    kept = diskcache.load("library", digest)
+    if isinstance(kept, dict):
+        try:
+            return Library(root, *({str(d["id"]): RuleDoc(str(d["id"]), path, d) for path, d in kept[part]}
+                                   for part in ("rules", "overlays", "presets")), digest)
+        except (KeyError, TypeError, ValueError):
+            pass  # not what we wrote: read the files
+    lib = _read_library(root, digest)
+    diskcache.store("library", digest, {part: [[doc.path, doc.data] for doc in docs.values()]
+                                        for part, docs in (("rules", lib.rules), ("overlays", lib.overlays),
+                                                           ("presets", lib.presets))})
+    return lib
+
+
+def _read_library(root: Path, digest: str) -> Library:
     rules: dict[str, RuleDoc] = {}
     overlays: dict[str, RuleDoc] = {}
     presets: dict[str, RuleDoc] = {}
@@ -100,30 +115,27 @@ def _no_overlay_fields(doc: RuleDoc) -> None:
 
 
 def tree_digest(root: Path) -> str:
-    """A hash of every rule file's content, recomputed only when a file's size or time changes."""
-    stamp = tuple((str(p), st.st_size, st.st_mtime_ns) for folder in ("spec", "variants")
-                  for p in _files(root / folder) for st in (p.stat(),))
-    cached = _DIGESTS.get(str(root))
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
-    h = hashlib.sha256()
-    for folder in ("spec", "variants"):
-        for p in _files(root / folder):
-            h.update(str(p.relative_to(root)).encode())
-            h.update(b"\0")
-            h.update(read_limited(p, MAX_RULE_FILE_BYTES, str(p.relative_to(root)), RuleFileError, "rule files"))
-    _DIGESTS[str(root)] = (stamp, h.hexdigest())
-    return h.hexdigest()
+    """A hash of every rule file's name and content under ``root``, read once per process (see rulecache)."""
+    return rulecache.tree(root.resolve()).digest
 
 
-_DIGESTS: dict[str, tuple[Any, str]] = {}
+_ROOTS: dict[tuple[str | None, str | None], Path] = {}
+
+
+def _root(root: Path | None) -> Path:
+    """``root``, or the rules root, resolved; remembered, so a call costs no file-system access."""
+    key = (str(root) if root is not None else None, os.environ.get("THOUSAND_RULES_ROOT"))
+    hit = _ROOTS.get(key)
+    if hit is None:
+        hit = _ROOTS[key] = (root or rules_root()).resolve()
+    return hit
 
 
 def load_library(root: Path | None = None) -> Library:
-    root = (root or rules_root()).resolve()
+    root = _root(root)
     if not (root / "spec").is_dir():
         raise RulesetError(f"no rule files at {root} (it has no spec/ folder); check THOUSAND_RULES_ROOT")
-    return _load_library(str(root), tree_digest(root))
+    return rulecache.library(root, _load_library)
 
 
 # --------------------------------------------------------------------------- resolution
@@ -540,9 +552,20 @@ class Ruleset:
                 out.setdefault(e.rule_id, set()).update(e.writes)
         return out
 
-    @property
+    @cached_property
     def recorded(self) -> list[VarDecl]:
         return [d for d in self.vars.values() if d.record]
+
+    @cached_property
+    def layout(self) -> dict[str, tuple[tuple[str, bool, Any, bool], ...]]:
+        """Lifetime -> the state variables that start afresh with it (zones are dealt, not reset), each as
+        (name, one value per seat, initial value, whether that value is a list to copy); "*" holds them all."""
+        entries = {d.name: (d.name, d.scope == "seat", d.init, isinstance(d.init, list)) for d in self.vars.values()}
+        out: dict[str, tuple[tuple[str, bool, Any, bool], ...]] = {"*": tuple(entries.values())}
+        for d in self.vars.values():
+            if not d.zone:
+                out[d.lifetime] = (*out.get(d.lifetime, ()), entries[d.name])
+        return out
 
     @property
     def rules(self) -> dict[str, RuleDoc]:
@@ -671,10 +694,12 @@ def compile_resolved(res: Resolved) -> Ruleset:
                 raise RuleFileError("'forbid' clauses guard actions; this one is on an event", c.where)
         sequence[on] = list(row)
     program = Program(deck, params, vars_, defines, phases, actions, sequence, set(marks), logic_rules, phase_rule)
-    compiled = compile_program(program, f"<ruleset {res.name}>")
+    # Everything the program is made of: the rule files, the ruleset, its overlays, its parameter values.
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
                                                                                   key=str))).encode()).hexdigest()
-    return Ruleset(res.name, res, program, compiled, key, marks, _sheet_layout(rules, vars_, marks))
+    sheet = _sheet_layout(rules, vars_, marks)
+    compiled = compile_program(program, f"<ruleset {res.name}>", key)
+    return Ruleset(res.name, res, program, compiled, key, marks, sheet)
 
 
 def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
@@ -702,31 +727,9 @@ def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
     return layout
 
 
-_CACHE: dict[str, Ruleset] = {}
-
-
 def load_ruleset(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
                  root: Path | None = None) -> Ruleset:
-    """Resolve and compile a named ruleset; compiled rulesets are cached by content."""
-    quick = (str((root or rules_root()).resolve()), name, tuple(overlays or ()), repr(sorted((params or {}).items())))
-    hit = _QUICK.get(quick)
-    if hit is not None and hit[0] == tree_digest(Path(quick[0])):
-        return hit[1]
-    rs = _load_ruleset(name, overlays, params, root)
-    _QUICK[quick] = (rs.resolved.library.digest, rs)
-    return rs
-
-
-_QUICK: dict[tuple[Any, ...], tuple[str, Ruleset]] = {}
-
-
-def _load_ruleset(name: str, overlays: list[str] | None, params: dict[str, Any] | None,
-                  root: Path | None) -> Ruleset:
-    res = resolve(name, overlays, params, root)
-    key = repr((res.library.digest, name, res.overlays, sorted(((k, repr(v)) for k, v in res.values.items()))))
-    hit = _CACHE.get(key)
-    if hit is not None:
-        return hit
-    rs = compile_resolved(res)
-    _CACHE[key] = rs
-    return rs
+    """Resolve and compile a named ruleset, once per process and rule tree (see ``oracle.rulecache``)."""
+    where = _root(root)
+    request = (name, tuple(overlays or ()), repr(sorted((params or {}).items())))
+    return rulecache.ruleset(where, request, lambda: compile_resolved(resolve(name, overlays, params, where)))

@@ -39,22 +39,20 @@ class State:
             "winner": None,
         }
         self.v = v
-        for d in rs.vars.values():
-            v[d.name] = self._initial(d.name)
+        self._fill(rs.layout["*"])
 
-    def _initial(self, name: str) -> Any:
-        d = self.rs.vars[name]
-        init = d.init
-        fresh = (lambda: list(init)) if isinstance(init, list) else (lambda: init)
-        if d.scope == "seat":
-            return [fresh() for _ in range(self.v["n_seats"])]
-        return fresh()
+    def _fill(self, entries: tuple[tuple[str, bool, Any, bool], ...]) -> None:
+        v = self.v
+        n = v["n_seats"]
+        for name, per_seat, init, copied in entries:
+            if per_seat:
+                v[name] = [list(init) for _ in range(n)] if copied else [init] * n
+            else:
+                v[name] = list(init) if copied else init
 
     # Called from rule logic through the standard library.
     def reset(self, lifetime: str) -> None:
-        for d in self.rs.vars.values():
-            if d.lifetime == lifetime and not d.zone:
-                self.v[d.name] = self._initial(d.name)
+        self._fill(self.rs.layout.get(lifetime, ()))
 
     def mark(self, what: str, seat: int) -> None:
         self.marks.append((what, seat))

@@ -27,27 +27,31 @@ from .limits import (
 )
 
 
-class _Loader(yaml.SafeLoader):
-    """Safe loading with YAML 1.2 booleans (only true/false, never on/off/yes/no), bounded nesting,
-    and aliases refused where the reader says so."""
+class _Bounded:
+    """Composing with bounded nesting, and aliases refused where the reader says so."""
 
     max_depth = MAX_RULE_DEPTH
     aliases = True
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:  # type: ignore[override]
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         # The composer recurses once per level: refuse deep documents long before Python's stack ends.
-        if not self.aliases and self.check_event(yaml.AliasEvent):
+        if not self.aliases and self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed here",
-                                              self.peek_event().start_mark)
+                                              self.peek_event().start_mark)  # type: ignore[attr-defined]
         self._depth = getattr(self, "_depth", 0) + 1
         try:
             if self._depth > self.max_depth:
                 raise yaml.composer.ComposerError(
                     None, None, f"the document is nested more than {self.max_depth} levels deep",
-                    self.peek_event().start_mark)
-            return super().compose_node(parent, index)
+                    self.peek_event().start_mark)  # type: ignore[attr-defined]
+            return super().compose_node(parent, index)  # type: ignore[misc]
         finally:
             self._depth -= 1
+
+
+class _Loader(_Bounded, yaml.SafeLoader):
+    """Safe loading with YAML 1.2 booleans (only true/false, never on/off/yes/no), bounded nesting,
+    and aliases refused where the reader says so."""
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -56,6 +60,28 @@ _Loader.yaml_implicit_resolvers = {
 }
 _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
                               list("tTfF"))
+
+
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # PyYAML built without libyaml: the pure-Python reader does the same, slower
+    _CParser = None
+
+if _CParser is not None:
+    class _CLoader(_Bounded, yaml.composer.Composer, _CParser, yaml.resolver.Resolver):  # type: ignore[misc]
+        """The same reader on libyaml's scanner and parser (several times faster); the composer is
+        still ours, so nesting and aliases are bounded and every node keeps its line and column."""
+
+        yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+    RULE_LOADER: type = _CLoader
+else:
+    RULE_LOADER = _Loader
 
 
 class _RecordLoader(_Loader):
@@ -195,7 +221,7 @@ class _Constructor:
             raise RuleFileError(f"{node.value!r} cannot be read as {kind}", self._where(node)) from None
 
 
-def compose(text: str, file: str, loader: type[_Loader] = _Loader) -> yaml.Node | None:
+def compose(text: str, file: str, loader: type = _Loader) -> yaml.Node | None:
     """The YAML node tree of ``text``, nesting and aliases checked; RuleFileError on malformed YAML."""
     try:
         return yaml.compose(text, Loader=loader)
@@ -220,9 +246,16 @@ def construct(node: yaml.Node | None, text: str, file: str, positions: bool = Tr
     return _Constructor(file, text, positions).build(node)
 
 
-def load_yaml_text(text: str, file: str) -> Any:
+def load_yaml_text(text: str, file: str, loader: type = _Loader) -> Any:
     """Parse YAML text safely, keeping positions of strings."""
-    return construct(compose(text, file), text, file)
+    try:
+        node = compose(text, file, loader)
+    except RuleFileError:
+        if loader is _Loader:
+            raise
+        # libyaml words its errors its own way: the pure-Python reader says the same as everywhere else.
+        node = compose(text, file, _Loader)
+    return construct(node, text, file)
 
 
 def compose_record(text: str, file: str) -> yaml.Node | None:
@@ -233,7 +266,7 @@ def compose_record(text: str, file: str) -> yaml.Node | None:
 def load_yaml_file(path: Path, display: str | None = None, error: type[OracleError] = RuleFileError) -> Any:
     name = display or str(path)
     text = decode_utf8(read_limited(path, MAX_RULE_FILE_BYTES, name, error, "rule files"), name, error)
-    return load_yaml_text(text, name)
+    return load_yaml_text(text, name, RULE_LOADER)
 
 
 def location_of(value: Any, fallback: Location) -> Location:

@@ -1,4 +1,7 @@
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -9,3 +12,8 @@ settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("deep", max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 profile = "deep" if os.environ.get("THOUSAND_DEEP") else os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(profile)
+
+# The disk cache of rule files (oracle/diskcache.py) lives in a scratch directory for the tests,
+# never in the user's own cache; subprocesses started by tests inherit it.
+os.environ["THOUSAND_CACHE_DIR"] = tempfile.mkdtemp(prefix="thousand-cache-")
+atexit.register(shutil.rmtree, os.environ["THOUSAND_CACHE_DIR"], True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from oracle import rulecache
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -19,9 +21,11 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
     text = p.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {rel}"
     p.write_text(text.replace(old, new, 1), encoding="utf-8")
+    rulecache.refresh()  # rule files are read once per process: this one was changed on purpose
 
 
 def write(root: Path, rel: str, text: str) -> None:
     p = root / rel
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text, encoding="utf-8")
+    rulecache.refresh()

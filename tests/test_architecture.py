@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent / "oracle"
 
 # Each top-level module or sub-package of oracle, by stage; a unit may import its own stage or earlier ones.
 STAGES: list[tuple[str, set[str]]] = [
-    ("shared", {"errors", "limits", "yamlpos", "places", "plural"}),
+    ("shared", {"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache"}),
     ("rule language", {"lang"}),
     ("rule files and rulesets", {"rulefile", "sequence", "ruleset", "sources"}),
     ("interpreter", {"engine", "state", "cards", "rulecounts"}),

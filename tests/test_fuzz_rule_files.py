@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rules_tree import copy_rules, edit
 
+from oracle import rulecache
 from oracle.cli import main
 from oracle.errors import OracleError, RuleFileError
 from oracle.lang.parser import parse
@@ -296,6 +297,7 @@ def test_mutated_rule_files_load_or_get_a_located_error(scratch, case, rnd):
     rel = str(original.relative_to(ROOT))
     p = scratch / rel
     p.write_bytes(data)
+    rulecache.refresh()  # the scratch tree is read once per process unless told it changed
     before = digest(p)
     FIGURES["files"] += 1
     kind = "preset" if p.parent.name == "presets" else "rule"
@@ -325,6 +327,7 @@ def test_mutated_rule_files_load_or_get_a_located_error(scratch, case, rnd):
     finally:
         assert digest(p) == before
         p.write_bytes(original.read_bytes())
+        rulecache.refresh()
 
 
 def test_every_rule_file_as_it_is_loads_and_parses():

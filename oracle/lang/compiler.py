@@ -18,6 +18,7 @@ import itertools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
 from lark import Token, Tree
@@ -376,19 +377,17 @@ class Compiler:
         self.functions.append((fn, handle))
         return handle
 
-    def build(self, filename: str) -> None:
-        """Compile every function emitted so far and hand each to its handle."""
+    def build(self, filename: str) -> CodeType:
+        """Compile every function emitted so far and hand each to its handle; the module's code."""
         mod = ast.Module(body=[f for f, _ in self.functions], type_ignores=[])
         ast.fix_missing_locations(mod)
         code = compile(mod, filename, "exec")
-        namespace: dict[str, Any] = dict(self.globals)
-        namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
-                                     "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}
-        # The module holds only function definitions built from checked trees.
-        exec(code, namespace)
+        namespace = run_module(code)
         for f, handle in self.functions:
             if handle is not None:
                 handle.fn = namespace[f.name]
+        return code
+
 
     # ----- statements --------------------------------------------------------
     def block(self, tree: Tree, scope: Scope) -> list[ast.stmt]:
@@ -908,3 +907,13 @@ def _suggest(name: str, known: Any) -> str:
 
     close = difflib.get_close_matches(name, sorted(known), n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def run_module(code: CodeType) -> dict[str, Any]:
+    """The functions of a compiled rule module (built by :meth:`Compiler.build`), by their generated names."""
+    namespace: dict[str, Any] = {f"b_{name}": b.impl for name, b in REGISTRY.items() if b.impl is not None}
+    namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
+                                 "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}
+    # The module holds only function definitions built from checked trees.
+    exec(code, namespace)
+    return namespace

@@ -11,14 +11,18 @@ uses these attributes; nothing looks a compiled function up by name.
 
 from __future__ import annotations
 
+import json
+import marshal
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
+from .. import diskcache
 from ..errors import Location, RuleFileError
 from ..yamlpos import PosStr
 from . import types as T
-from .compiler import Compiler, Define, Env, Fn, Param, Scope, VarDecl
+from .compiler import Compiler, Define, Env, Fn, Param, Scope, VarDecl, run_module
 from .stdlib import DeckShape
 
 
@@ -161,7 +165,57 @@ def payload_checker(t: str, deck: DeckShape) -> Callable[[Any, int], bool]:
     return lambda v, n: True
 
 
-def compile_program(p: Program, filename: str) -> CompiledProgram:
+def compile_program(p: Program, filename: str, cache_key: str | None = None) -> CompiledProgram:
+    """Type-check and compile ``p``; with ``cache_key`` (a hash of everything ``p`` is made from), the
+    compiled module and what was learnt about it are kept in the disk cache and taken from it."""
+    if cache_key is not None:
+        raw = diskcache.load_bytes("program", cache_key)
+        if raw is not None:
+            kept = _from_cache(p, raw)
+            if kept is not None:
+                return kept
+    cp, code, meta = _compile(p, filename)
+    if cache_key is not None:
+        diskcache.store_bytes("program", cache_key, json.dumps(meta).encode() + b"\n" + marshal.dumps(code))
+    return cp
+
+
+def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
+    """The compiled program from a cache entry (written by compile_program for this very program)."""
+    head, _, code_bytes = raw.partition(b"\n")
+    try:
+        meta = json.loads(head)
+        code = marshal.loads(code_bytes)
+        if not isinstance(code, CodeType):
+            return None
+        ns = run_module(code)
+        actions: dict[str, CompiledAction] = {}
+        by_phase: dict[str, list[CompiledAction]] = {}
+        for aname, a in p.actions.items():
+            m = meta["actions"][aname]
+            clauses = [c for c in p.sequence.get(aname, []) if c.forbid is not None]
+            opt = {k: ns[m[k]] if m[k] is not None else None for k in ("sample", "when", "hint")}
+            ca = CompiledAction(
+                a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
+                ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
+                {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
+                set(m["guard_deps"]))
+            actions[aname] = ca
+            by_phase.setdefault(a.phase, []).append(ca)
+        triggers: dict[str, Trigger] = {}
+        for on, m in meta["triggers"].items():
+            dos = [c for c in p.sequence[on] if c.do is not None]
+            effects = [Effect(c, ns[e["fn"]], set(e["deps"]), set(e["writes"]))
+                       for c, e in zip(dos, m["effects"], strict=True)]
+            triggers[on] = Trigger(on, effects, ns[m["run"]])
+        if set(meta["actions"]) != set(p.actions):
+            return None
+        return CompiledProgram(actions, triggers, by_phase)
+    except (ValueError, TypeError, KeyError, EOFError, IndexError):
+        return None
+
+
+def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict[str, Any]]:
     env = Env(p.deck, p.vars, p.params, p.defines, set(p.phases), marks=p.marks, logic_rules=p.logic_rules)
     comp = Compiler(env)
     staged: dict[str, dict[str, Any]] = {}
@@ -201,7 +255,8 @@ def compile_program(p: Program, filename: str) -> CompiledProgram:
         fields = [f for f, _ in decl.fields] if decl is not None else []
         parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields)) for c in dos]
         effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields))
-    comp.build(filename)
+    code = comp.build(filename)
+    meta: dict[str, Any] = {"actions": {}, "triggers": {}}
 
     actions: dict[str, CompiledAction] = {}
     by_phase: dict[str, list[CompiledAction]] = {}
@@ -216,6 +271,11 @@ def compile_program(p: Program, filename: str) -> CompiledProgram:
             e["hint"].fn if "hint" in e else None, set(gf.check.deps))
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
+        meta["actions"][aname] = {
+            "check": gf.check.name, "legal": gf.legal.name, "deps": [sorted(d) for d in gf.deps],
+            "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
+            "domains": [[f, h.name] for f, h in e["domains"]],
+            **{k: e[k].name if k in e else None for k in ("sample", "when", "hint")}}
     triggers: dict[str, Trigger] = {}
     for on, (parts, fused) in effect_fns.items():
         # Coverage credits a rule through its own logic and the definitions it lends; a rule
@@ -223,4 +283,7 @@ def compile_program(p: Program, filename: str) -> CompiledProgram:
         effects = [Effect(c, h.fn, h.deps | {r for r in h.param_deps if r not in p.logic_rules}, h.writes)
                    for c, h in parts]
         triggers[on] = Trigger(on, effects, fused.fn)
-    return CompiledProgram(actions, triggers, by_phase)
+        meta["triggers"][on] = {"run": fused.name, "effects": [{"fn": h.name, "deps": sorted(ef.deps),
+                                                                 "writes": sorted(ef.writes)}
+                                                                for (_, h), ef in zip(parts, effects, strict=True)]}
+    return CompiledProgram(actions, triggers, by_phase), code, meta

@@ -16,9 +16,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Location, RuleFileError
 from ..limits import (
@@ -34,6 +32,10 @@ from ..limits import (
 from ..places import place
 from ..yamlpos import compose_record, construct
 from .locator import JsonLocator, Locator, NoLocator, YamlLocator
+from .schemacheck import compile_check
+
+if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
+    import jsonschema
 
 MAX_BYTES = MAX_RECORD_BYTES
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
@@ -46,8 +48,20 @@ def record_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema
+
     s = record_schema()
     return jsonschema.validators.validator_for(s)(s)
+
+
+def _header_ok(header: dict[str, Any]) -> bool:
+    if not _FAST:
+        _FAST.append(compile_check(record_schema()))
+    check = _FAST[0]
+    return check is not None and check(header)
+
+
+_FAST: list[Any] = []
 
 
 @dataclass
@@ -79,6 +93,19 @@ def _too_deep(value: Any, limit: int = MAX_DEPTH) -> list[Any] | None:
             stack.extend((x, [*path, i]) for i, x in enumerate(v)
                          if isinstance(x, (dict, list)) or len(path) + 1 >= limit)
     return None
+
+
+def _deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether any value sits ``limit`` or more levels down: level by level, no paths built."""
+    level = [value] if isinstance(value, (dict, list)) else []
+    for _ in range(limit - 1):
+        nxt: list[Any] = []
+        for x in level:
+            nxt.extend(y for y in (x.values() if isinstance(x, dict) else x) if isinstance(y, (dict, list)))
+        if not nxt:
+            return False
+        level = nxt
+    return any(len(x) for x in level)
 
 
 def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
@@ -188,7 +215,7 @@ def load_record(data: Any, name: str = "<record>", locator: Locator | None = Non
         raise InputError(f"a record must be a mapping with a header and deals, not {type(data).__name__}",
                          locator.locate())
     rec = RecordFile(name, data, locator)
-    deep = _too_deep(data)
+    deep = _too_deep(data) if _deeper_than(data) else None  # the path is worked out only when needed
     if deep is not None:
         raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", rec.locate(*deep))
     bad_key = next((k for k in data if not isinstance(k, str)), None)
@@ -198,6 +225,8 @@ def load_record(data: Any, name: str = "<record>", locator: Locator | None = Non
     # as they are replayed, which reports the same problems at a fraction of the cost.
     header = {k: v for k, v in data.items() if k != "deals"}
     header["deals"] = [] if isinstance(data.get("deals"), list) else data.get("deals")
+    if _header_ok(header):  # the quick yes; jsonschema says what is wrong otherwise
+        return rec
     try:
         errors = sorted(_validator().iter_errors(header), key=lambda e: [str(x) for x in e.absolute_path])
     except (TypeError, ValueError) as exc:  # a key that is not text, deep inside the header

@@ -1,0 +1,133 @@
+"""The one cache of rule trees and compiled rulesets in a process.
+
+What is cached, keyed by what, invalidated when:
+
+- **The rule tree of a root** (the folder holding ``spec/`` and ``variants/``): the list of its
+  rule files with their stat signatures (size, modification time) and a SHA-256 of their names
+  and content. It is read the first time a root is used in a process, and then trusted: asking
+  for a ruleset costs no file-system access at all. :func:`refresh` re-reads the signatures (and
+  re-hashes the tree if any file was added, removed or changed); a tool that edits rule files
+  while it runs calls it (the tests' ``rules_tree.edit`` does). A new process always starts fresh.
+- **The loaded library** (every rule file parsed and schema-checked), keyed by root and digest.
+- **Compiled rulesets**, keyed by root, tree digest, ruleset name, overlays and parameters as the
+  caller gave them. A changed tree has a new digest, so an entry of the old tree is never returned
+  after :func:`refresh`; entries of old digests are dropped then.
+
+Nothing else in the oracle keeps rulesets across calls (``oracle.batch`` and the records code ask
+:func:`oracle.ruleset.load_ruleset`, which asks here).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .errors import RuleFileError
+from .limits import MAX_RULE_FILE_BYTES, read_limited
+
+T = TypeVar("T")
+FOLDERS = ("spec", "variants")
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A rule tree as read once: its files, their signatures, and the digest of their content."""
+
+    root: Path
+    files: tuple[Path, ...]
+    stamp: tuple[tuple[str, int, int], ...]
+    digest: str
+
+
+def rule_files(base: Path) -> list[Path]:
+    """The rule files under ``base``, sorted (``.yaml`` and ``.yml``)."""
+    out: list[Path] = []
+    stack = [base]
+    while stack:
+        d = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for e in entries:
+            if e.is_dir():
+                stack.append(Path(e.path))
+            elif e.name.endswith((".yaml", ".yml")) and e.is_file():
+                out.append(Path(e.path))
+    return sorted(out)
+
+
+def _stamp(root: Path) -> tuple[tuple[Path, ...], tuple[tuple[str, int, int], ...]]:
+    files = tuple(p for folder in FOLDERS for p in rule_files(root / folder))
+    return files, tuple((str(p), st.st_size, st.st_mtime_ns) for p in files for st in (p.stat(),))
+
+
+def _read_tree(root: Path, old: Tree | None = None) -> Tree:
+    files, stamp = _stamp(root)
+    if old is not None and old.stamp == stamp:
+        return old
+    h = hashlib.sha256()
+    for p in files:
+        rel = str(p.relative_to(root))
+        h.update(rel.encode())
+        h.update(b"\0")
+        h.update(read_limited(p, MAX_RULE_FILE_BYTES, rel, RuleFileError, "rule files"))
+    return Tree(root, files, stamp, h.hexdigest())
+
+
+_TREES: dict[str, Tree] = {}
+_LIBRARIES: dict[tuple[str, str], Any] = {}
+_RULESETS: dict[tuple[Any, ...], Any] = {}
+
+
+def tree(root: Path) -> Tree:
+    """The rule tree at ``root`` (resolved), as read the first time this process asked."""
+    key = str(root)
+    t = _TREES.get(key)
+    if t is None:
+        t = _TREES[key] = _read_tree(root)
+    return t
+
+
+def library(root: Path, build: Callable[[Path, str], T]) -> T:
+    """The library of ``root``'s current tree, built by ``build(root, digest)`` once per digest."""
+    digest = tree(root).digest
+    key = (str(root), digest)
+    hit = _LIBRARIES.get(key)
+    if hit is None:
+        hit = _LIBRARIES[key] = build(root, digest)
+    return hit
+
+
+def ruleset(root: Path, request: tuple[Any, ...], build: Callable[[], T]) -> T:
+    """The compiled ruleset for ``request`` (name, overlays, parameters) under ``root``'s current tree."""
+    key = (str(root), tree(root).digest, request)
+    hit = _RULESETS.get(key)
+    if hit is None:
+        hit = _RULESETS[key] = build()
+    return hit
+
+
+def refresh(root: Path | None = None) -> None:
+    """Notice rule files changed since they were read: one root (resolved), or every root read so far."""
+    roots = [str(root)] if root is not None else list(_TREES)
+    for key in roots:
+        old = _TREES.get(key)
+        if old is not None:
+            _TREES[key] = _read_tree(Path(key), old)
+    live = {(k, t.digest) for k, t in _TREES.items()}
+    for k in [k for k in _LIBRARIES if k not in live]:
+        del _LIBRARIES[k]
+    for k in [k for k in _RULESETS if (k[0], k[1]) not in live]:
+        del _RULESETS[k]
+
+
+def clear() -> None:
+    """Forget every tree, library and ruleset read in this process."""
+    _TREES.clear()
+    _LIBRARIES.clear()
+    _RULESETS.clear()

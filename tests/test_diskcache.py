@@ -1,0 +1,171 @@
+"""The disk cache of rule files and compiled rulesets (oracle/diskcache.py), and the one in-process cache.
+
+Each test has its own cache directory. An entry is used only when it is the user's own, matches
+its hash and its key; a compiled ruleset taken from the cache judges records exactly as a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from bad_input import run
+from rules_tree import copy_rules, edit
+
+from oracle import diskcache, rulecache
+from oracle.records import read_record, validate_record
+from oracle.ruleset import _root, compile_resolved, load_library, load_ruleset, resolve, tree_digest
+from oracle.yamlpos import PosStr
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "classic"
+RECORDS = [GOLDEN / "valid" / "seed-0.json", GOLDEN / "invalid" / "play.must-trump--must-trump.json",
+           GOLDEN / "invalid" / "barrel.threshold--wrong-result.json", ROOT / "examples" / "first-deal.yaml"]
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("THOUSAND_CACHE_DIR", str(d))
+    monkeypatch.delenv("THOUSAND_CACHE", raising=False)
+    rulecache.clear()  # what this process read before is not this test's cache
+    yield d
+    rulecache.clear()
+
+
+def entries(d: Path, kind: str) -> list[Path]:
+    return sorted(d.glob(f"{kind}-*")) if d.is_dir() else []
+
+
+def verdicts(rs) -> list[dict]:
+    out = []
+    for p in RECORDS:
+        v = validate_record(read_record(str(p)), cache={("classic", (), "[]"): rs})
+        out.append(v.to_json())
+    return out
+
+
+def fresh_compile(name: str = "classic"):
+    """Compile without the in-process cache, so the disk cache (if any) is asked."""
+    return compile_resolved(resolve(name))
+
+
+def test_values_keep_their_positions_through_the_cache(cache_dir):
+    doc = load_library().rules["play.must-trump"].data
+    diskcache.store("probe", "x", doc)
+    back = diskcache.load("probe", "x")
+    assert back == doc
+    for k, v in doc.items():
+        if isinstance(v, PosStr):
+            got = back[k]
+            assert isinstance(got, PosStr)
+            assert (got.file, got.line, got.column, got.block_indent) == (v.file, v.line, v.column, v.block_indent)
+    assert stat.S_IMODE(os.stat(cache_dir).st_mode) == 0o700
+    assert all(stat.S_IMODE(p.stat().st_mode) & 0o077 == 0 for p in entries(cache_dir, "probe"))
+
+
+def test_a_ruleset_from_the_cache_judges_as_a_fresh_one(cache_dir, monkeypatch):
+    monkeypatch.setenv("THOUSAND_CACHE", "0")
+    uncached = verdicts(fresh_compile())
+    assert not entries(cache_dir, "program")
+    monkeypatch.delenv("THOUSAND_CACHE")
+    rulecache.clear()
+    fresh_compile()  # writes the entries
+    assert len(entries(cache_dir, "program")) == 1 and len(entries(cache_dir, "library")) == 1
+    calls = []
+    real = diskcache.load_bytes
+    monkeypatch.setattr(diskcache, "load_bytes", lambda *a: calls.append(a[0]) or real(*a))
+    rulecache.clear()
+    warm = fresh_compile()
+    assert calls == ["library", "program"]
+    assert verdicts(warm) == uncached
+    assert any(not v["valid"] for v in uncached) and any(v["valid"] for v in uncached)
+
+
+def test_corrupt_entries_are_ignored_and_rebuilt(cache_dir):
+    fresh_compile()
+    for p in entries(cache_dir, "program") + entries(cache_dir, "library"):
+        raw = bytearray(p.read_bytes())
+        raw[-10] ^= 0xFF
+        p.write_bytes(bytes(raw))
+    rulecache.clear()
+    digest = tree_digest(ROOT)
+    assert diskcache.load("library", digest) is None
+    rs = fresh_compile()
+    assert [v["valid"] for v in verdicts(rs)] == [True, False, False, True]
+    # Rebuilt: the entries hold good data again.
+    assert diskcache.load("library", digest) is not None
+
+
+def test_entries_others_could_write_or_own_are_never_read(cache_dir, monkeypatch):
+    diskcache.store("probe", "x", {"a": 1})
+    (p,) = entries(cache_dir, "probe")
+    assert diskcache.load("probe", "x") == {"a": 1}
+    p.chmod(0o666)
+    assert diskcache.load("probe", "x") is None
+    p.chmod(0o600)
+    cache_dir.chmod(0o777)
+    assert diskcache.load("probe", "x") is None
+    cache_dir.chmod(0o700)
+    real_uid = os.getuid()
+    monkeypatch.setattr(diskcache.os, "getuid", lambda: real_uid + 1)  # as if it belonged to another user
+    assert diskcache.load("probe", "x") is None
+    monkeypatch.setattr(diskcache.os, "getuid", lambda: real_uid)
+    link = cache_dir / f"probe-{diskcache.entry_key('probe', 'y')}"
+    link.symlink_to(p)
+    assert diskcache.load("probe", "y") is None
+
+
+def test_an_entry_with_another_key_is_not_used(cache_dir):
+    diskcache.store("probe", "x", {"a": 1})
+    (p,) = entries(cache_dir, "probe")
+    p.rename(cache_dir / f"probe-{diskcache.entry_key('probe', 'y')}")
+    assert diskcache.load("probe", "y") is None
+
+
+def test_the_cache_can_be_turned_off(cache_dir, monkeypatch):
+    monkeypatch.setenv("THOUSAND_CACHE", "0")
+    fresh_compile()
+    assert not cache_dir.exists()
+
+
+def test_a_cold_start_is_silent_and_a_warm_one_gives_the_same_output(cache_dir):
+    argv = ("validate", str(RECORDS[1]), str(RECORDS[3]), "--format", "json")
+    env = {"THOUSAND_CACHE_DIR": str(cache_dir)}
+    code1, out1, _ = run(*argv, env=env)
+    assert entries(cache_dir, "program") and entries(cache_dir, "library")
+    code2, out2, _ = run(*argv, env=env)
+    assert code1 == code2 == 1
+    first, second = json.loads(out1), json.loads(out2)  # nothing but the verdicts was printed
+    assert first["files"] == second["files"]
+    assert [f["valid"] for f in first["files"]] == [False, True]
+
+
+def test_changed_rule_files_make_a_new_entry(cache_dir, tmp_path):
+    tree = copy_rules(tmp_path / "rules")
+    a = load_ruleset("classic", root=tree)
+    edit(tree, "spec/bidding/step.yaml", "default: 5", "default: 10")
+    b = load_ruleset("classic", root=tree)
+    assert a.param("bid_step") == 5 and b.param("bid_step") == 10
+    assert len(entries(cache_dir, "program")) == 2
+
+
+def test_rule_files_are_read_once_per_process_until_refreshed(tmp_path):
+    tree = copy_rules(tmp_path / "rules")
+    before = tree_digest(tree)
+    p = tree / "spec" / "bidding" / "step.yaml"
+    p.write_text(p.read_text(encoding="utf-8").replace("default: 5", "default: 10"), encoding="utf-8")
+    assert tree_digest(tree) == before  # no file-system access per call
+    rulecache.refresh(_root(tree))
+    assert tree_digest(tree) != before
+    assert load_ruleset("classic", root=tree).param("bid_step") == 10
+
+
+def test_old_entries_are_pruned(cache_dir):
+    for i in range(diskcache.KEEP + 5):
+        diskcache.store("probe", f"d{i}", {"i": i})
+    assert len(entries(cache_dir, "probe")) == diskcache.KEEP
+    assert diskcache.load("probe", f"d{diskcache.KEEP + 4}") == {"i": diskcache.KEEP + 4}

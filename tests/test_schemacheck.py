@@ -1,0 +1,75 @@
+"""The quick yes-or-no schema check (oracle/records/schemacheck.py) agrees with jsonschema on every record."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import jsonschema
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oracle.records.reading import record_schema
+from oracle.records.schemacheck import compile_check
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "tests" / "golden").rglob("*.json"))]
+SCHEMA = record_schema()
+FULL = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
+QUICK = compile_check(SCHEMA)
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False, width=16)
+                    | st.sampled_from(["", "P1", "P2", "classic", "thousand-record", "9S", "x" * 3]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+                        ["seat", "action", "card", "value", "dealer", "deal", "rule", "reason", "score", "x"]),
+                        inner, max_size=3), max_leaves=8)
+
+
+def test_the_record_schema_gets_a_quick_check():
+    assert QUICK is not None
+
+
+def test_golden_records_are_judged_alike_whole_and_as_headers():
+    assert RECORDS
+    for rec in RECORDS[::3]:
+        assert QUICK(rec) == FULL.is_valid(rec)
+        header = {k: v for k, v in rec.items() if k != "deals"} | {"deals": []}
+        assert QUICK(header) is True and FULL.is_valid(header)
+
+
+def _paths(v, path=()):
+    yield path
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield from _paths(x, (*path, k))
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            yield from _paths(x, (*path, i))
+
+
+@given(st.integers(0, len(RECORDS) - 1), st.integers(0, 10_000), JSON, st.booleans())
+def test_a_changed_record_is_judged_alike(which, where, value, delete):
+    rec = copy.deepcopy(RECORDS[which])
+    rec["deals"] = rec["deals"][:1]
+    paths = [p for p in _paths(rec) if p]
+    path = paths[where % len(paths)]
+    parent = rec
+    for k in path[:-1]:
+        parent = parent[k]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    assert QUICK(rec) == FULL.is_valid(rec)
+
+
+def test_unknown_keywords_get_no_quick_check():
+    assert compile_check({"type": "object", "maxProperties": 2}) is None
+    assert compile_check({"$ref": "https://elsewhere.invalid/x.json"}) is None
+    small = {"type": "array", "items": {"type": ["integer", "boolean"]}, "uniqueItems": True}
+    check = compile_check(small)
+    full = jsonschema.Draft202012Validator(small)
+    cases = [[1, 2], [1, 1.0], [True, 1], [1.5], [True, True], [], "x"]
+    assert [check(c) for c in cases] == [full.is_valid(c) for c in cases] == [True, False, True, False, False,
+                                                                                True, False]
