@@ -12,7 +12,7 @@ reset, and marks the row with a mark its rule file declares with ``reset: true``
 not asked of a player so marked. Combinations that resolution refuses (conflicting overlays, a missing
 required one) are not games and are skipped. Games start with some players near the barrel, steer the
 cut towards nines and sometimes claim an exposed card, so that penalties and resets happen in a few deals.
-``THOUSAND_DEEP=1`` plays longer games and every preset with every overlay it allows.
+``THOUSAND_DEEP=1`` plays longer games, and every preset alone and with every overlay it allows.
 """
 
 from __future__ import annotations
@@ -190,20 +190,35 @@ def test_every_overlay_keeps_the_sheet_adding_up_and_penalties_on_it(oid, seed):
 @settings(max_examples=GAMES)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_every_preset_with_an_overlay_it_allows(preset, seed, data):
-    choices = allowed(preset)
-    if not choices:
-        pytest.skip(f"{preset} allows no further overlay")
-    oid = data.draw(st.sampled_from(choices), label="overlay")
-    rs = ruleset_for(preset, (oid,))
-    assert rs is not None
+    # A preset that allows no further overlay is played as it is.
+    oid = data.draw(st.sampled_from(allowed(preset) or [None]), label="overlay")
+    rs = ruleset_for(preset, (oid,) if oid else ())
+    assert rs is not None, f"{preset} with {oid} does not load"
     play_and_check(rs, seed)
 
 
+# Some two thousand pairs: listed only in a deep run, one test each, so that -k can split the run.
+PAIRS = [(p, o) for p in PRESETS for o in ["alone", *allowed(p)]] if DEEP else [("classic", "alone")]
+
+
 @pytest.mark.skipif(not DEEP, reason="every pair of preset and overlay: THOUSAND_DEEP=1")
-@pytest.mark.parametrize("preset", PRESETS)
-def test_every_preset_with_every_overlay_it_allows(preset):
-    for oid in allowed(preset):
-        rs = ruleset_for(preset, (oid,))
-        assert rs is not None
-        for seed in range(3):
-            play_and_check(rs, seed)
+@pytest.mark.parametrize(("preset", "oid"), PAIRS, ids=[f"{p}+{o}" for p, o in PAIRS])
+def test_every_preset_alone_and_with_every_overlay_it_allows(preset, oid):
+    extra = () if oid == "alone" else (oid,)
+    rs = ruleset_for(preset, extra)
+    assert rs is not None, f"{preset} with {extra} does not load"
+    for seed in range(3):
+        play_and_check(rs, seed)
+
+
+def test_every_overlay_and_every_preset_of_the_library_is_played():
+    # The games above are parametrized by the library itself; this asks that each overlay is really in the
+    # ruleset its games play (a new overlay that no preset accepts fails here), and that each preset loads.
+    homeless = []
+    for oid in OVERLAYS:
+        preset, chain = home_of(oid)
+        rs = ruleset_for(preset, chain)
+        if rs is None or oid not in rs.resolved.overlays:
+            homeless.append(f"{oid} (tried {preset} with {list(chain)})")
+    assert not homeless, f"overlays no composition game plays: {homeless}"
+    assert [p for p in PRESETS if ruleset_for(p, ()) is None] == []
