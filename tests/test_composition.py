@@ -10,7 +10,8 @@ Two properties of random games, checked on every row of the sheet:
 A rule that sets a player's result instead of adding to it (the barrel's clamp, a fall, the samosval) is a
 reset, and marks the row with a mark its rule file declares with ``reset: true``; the second property is
 not asked of a player so marked. Combinations that resolution refuses (conflicting overlays, a missing
-required one) are not games and are skipped. Games start with some players near the barrel, steer the
+required one) or compilation refuses are not games and are skipped, and so is an overlay that changes the
+number of players of a preset (it is played at its own table). A game whose rules leave no legal move fails. Games start with some players near the barrel, steer the
 cut towards nines and sometimes claim an exposed card, so that penalties and resets happen in a few deals.
 ``THOUSAND_DEEP=1`` plays longer games, and every preset alone and with every overlay it allows.
 """
@@ -82,6 +83,19 @@ def home_of(oid: str) -> tuple[str, tuple[str, ...]]:
         if oid in group and ruleset_for("classic", group) is not None:
             return "classic", group
     raise AssertionError(f"no preset accepts overlay {oid} (with {list(chain[:-1])})")
+
+
+def on_preset(preset: str, oid: str | None) -> tuple[Ruleset | None, str]:
+    """The preset with the overlay, or None and why it is not that preset with a house rule: it does not
+    compile (it needs an overlay that is not there), or it seats another number of players (an overlay for two
+    or four players is a table of its own, played where it is at home)."""
+    rs = ruleset_for(preset, (oid,) if oid else ())
+    if rs is None:
+        return None, f"{preset} with {oid} does not compile: not a ruleset"
+    alone = ruleset_for(preset, ())
+    if alone is not None and rs.players != alone.players:
+        return None, f"{oid} seats {rs.players} players at {preset}'s table of {alone.players}"
+    return rs, ""
 
 
 @cache
@@ -191,12 +205,12 @@ def test_every_overlay_keeps_the_sheet_adding_up_and_penalties_on_it(oid, seed):
 @settings(max_examples=GAMES)
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_every_preset_with_an_overlay_it_allows(preset, seed, data):
-    # An overlay that does not compile on this preset (it needs another that is not there) is not a ruleset;
-    # a preset that allows no further overlay is played as it is.
+    # The first overlay, in a drawn order, that makes a ruleset of this preset (see on_preset); a preset that
+    # allows none is played as it is.
     choices = data.draw(st.permutations(allowed(preset)), label="overlays in the order tried")
-    oid = next((o for o in choices if ruleset_for(preset, (o,)) is not None), None)
-    rs = ruleset_for(preset, (oid,) if oid else ())
-    assert rs is not None
+    oid = next((o for o in choices if on_preset(preset, o)[0] is not None), None)
+    rs, why = on_preset(preset, oid)
+    assert rs is not None, why
     play_and_check(rs, seed)
 
 
@@ -209,10 +223,9 @@ PAIRS = [(p, o) for p in DEEP_PRESETS for o in ["alone", *allowed(p)]] if DEEP e
 @pytest.mark.skipif(not DEEP, reason="every pair of preset and overlay: THOUSAND_DEEP=1")
 @pytest.mark.parametrize(("preset", "oid"), PAIRS, ids=[f"{p}+{o}" for p, o in PAIRS])
 def test_every_preset_alone_and_with_every_overlay_it_allows(preset, oid):
-    extra = () if oid == "alone" else (oid,)
-    rs = ruleset_for(preset, extra)
+    rs, why = on_preset(preset, None if oid == "alone" else oid)
     if rs is None:
-        pytest.skip(f"{preset} with {oid} does not compile: not a ruleset")
+        pytest.skip(why)
     for seed in range(3):
         play_and_check(rs, seed)
 
