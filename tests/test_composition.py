@@ -11,9 +11,10 @@ A rule that sets a player's result instead of adding to it (the barrel's clamp, 
 reset, and marks the row with a mark its rule file declares with ``reset: true``; the second property is
 not asked of a player so marked. Combinations that resolution refuses (conflicting overlays, a missing
 required one) or compilation refuses are not games and are skipped, and so is an overlay that changes the
-number of players of a preset (it is played at its own table). A game whose rules leave no legal move fails. Games start with some players near the barrel, steer the
-cut towards nines and sometimes claim an exposed card, so that penalties and resets happen in a few deals.
-``THOUSAND_DEEP=1`` plays longer games, and every preset alone and with every overlay it allows.
+number of players of a preset (it is played at its own table). A game whose rules leave no legal move fails.
+Games start with some players near the barrel, steer the cut towards nines and sometimes claim an exposed
+card, so that penalties and resets happen in a few deals. ``THOUSAND_DEEP=1`` plays longer games, and every
+preset alone and with every overlay it allows (``THOUSAND_PRESETS=a,b``: only those presets' pairs).
 """
 
 from __future__ import annotations
