@@ -427,3 +427,76 @@ def test_three_nines_penalty_is_part_of_the_deal_and_not_taken_on_the_barrel():
     for kind, seat in [("pass", 2), ("pass", 0), ("take-talon", 1), ("concede", 1)]:
         g.apply(Action(kind, seat))
     assert g.sheet[-1]["delta"][2] == 0 and g.v["score"][2] == 880  # the barrel takes nothing off
+
+
+# ---------------------------------------------------------------- the barrel's open points, value by value
+# Each parameter below is one the sources leave open (its decisions entry cites both sides). For every value,
+# and for the default as shipped, the smallest position where the value changes the sheet, asserted in full.
+
+def sheet(t: Table) -> tuple[list[int], list[int], list[list]]:
+    return t.last["delta"], t.last["score"], t.last["marks"]
+
+
+CROSS = {
+    # Seat 0, a defender at 950, gets 60 for seat 1's concession: 1010 in one deal.
+    "declarer": (([-70, -100, 60], [880, -100, 60], [["rospis", 1], ["barrel-mount", 0]]), False),
+    "anyone": (([60, -100, 60], [1010, -100, 60], [["rospis", 1], ["win", 0]]), True),
+}
+
+
+@pytest.mark.parametrize("value", [None, *CROSS])
+def test_cross_barrel_decides_whether_a_defender_jumps_from_below_880_to_1000(value):
+    t = concede(scores=[950, 0, 0], **({} if value is None else {"cross_barrel": value}))
+    row, over = CROSS[value or "declarer"]  # the default: a defender is stopped on the barrel
+    assert sheet(t) == row
+    assert t.game.over is over
+    assert t.v["on_barrel"] == (sitting() if over else sitting(0))
+
+
+def test_cross_barrel_never_stops_a_declarer_making_his_contract():
+    for value in CROSS:
+        t = play_deal(HEARTS, contract=130, scores=[0, 870, 0], cross_barrel=value)
+        assert sheet(t) == ([0, 130, 0], [0, 1000, 0], [["marriage", 1], ["bolt", 0], ["bolt", 2], ["win", 1]])
+
+
+SIMULTANEOUS = {
+    # Seats 0 and 2 reach the barrel together (910 and 890) with two falls each behind them.
+    True: ([-850, -100, -830], [0, -100, 0], [0, 0, 0],
+           [["rospis", 1], ["barrel-knocked-off", 0], ["barrel-knocked-off", 2], ["barrel-reset", 0],
+            ["barrel-reset", 2]]),
+    False: ([-90, -100, -70], [760, -100, 760], [2, 0, 2],
+            [["rospis", 1], ["barrel-knocked-off", 0], ["barrel-knocked-off", 2]]),
+}
+
+
+@pytest.mark.parametrize("value", [None, *SIMULTANEOUS])
+def test_simultaneous_is_fall_decides_whether_rolling_off_together_is_the_third_fall(value):
+    t = concede(scores=[850, 0, 830], state={"barrel_falls": [2, 0, 2]},
+                **({} if value is None else {"simultaneous_is_fall": value}))
+    delta, score, falls, marked = SIMULTANEOUS[True if value is None else value]  # the default counts it
+    assert sheet(t) == (delta, score, marked)
+    assert t.last["barrel_falls"] == falls and t.v["on_barrel"] == sitting()
+
+
+def test_simultaneous_is_fall_does_not_spare_a_sitter_knocked_off():
+    # Only a player who reached the barrel in this deal is spared the count; the sitter fell from it.
+    t = concede(scores=[850, 880, 830], state={"on_barrel": sitting(1)}, simultaneous_is_fall=False)
+    assert t.last["barrel_falls"] == [0, 1, 0] and t.v["score"] == [760, 760, 760]
+
+
+KNOCK_OFF = {
+    # Seat 0 mounts (850 + 30), and seat 2, sitting at 880, is knocked off.
+    "minus-penalty": ([30, -100, -120], [880, -100, 760]),
+    "zero": ([30, -100, -880], [880, -100, 0]),
+    "none": ([30, -100, 0], [880, -100, 880]),
+}
+
+
+@pytest.mark.parametrize("value", [None, *KNOCK_OFF])
+def test_knock_off_to_decides_what_the_knocked_off_player_is_written(value):
+    t = concede(scores=[850, 0, 880], state={"on_barrel": sitting(2)},
+                **({} if value is None else {"knock_off_to": value}))
+    delta, score = KNOCK_OFF[value or "minus-penalty"]  # the default: the threshold less the penalty
+    assert sheet(t) == (delta, score, [["rospis", 1], ["barrel-attempt", 2], ["barrel-mount", 0],
+                                       ["barrel-knocked-off", 2]])
+    assert t.last["barrel_falls"] == [0, 0, 1] and t.v["on_barrel"] == sitting(0)

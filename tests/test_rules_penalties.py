@@ -1,6 +1,7 @@
 """Bolts, the penalty unit, and the end of the game: first to 1000 wins, ties to the higher score, then the declarer."""
 
 
+import pytest
 from deals import BARE, NINES, SPLIT, SWEEP, concede, marks, play_deal
 from support import Table, ruleset
 
@@ -112,6 +113,25 @@ def test_concession_gives_no_bolts():
 
 # ---------------------------------------------------------------- the penalty unit
 
+
+
+# Seat 0 sits on the barrel and takes nothing in SWEEP (seat 2 neither); nothing is written for him either way.
+BOLTS_ON_BARREL = {
+    "collected": {1: ([2, 0, 1], [["bolt", 0], ["bolt", 2], ["barrel-attempt", 0]]),
+                  2: ([0, 0, 1], [["bolt", 0], ["bolt-penalty", 0], ["bolt", 2], ["barrel-attempt", 0]])},
+    "not-collected": {1: ([1, 0, 1], [["bolt", 2], ["barrel-attempt", 0]]),
+                      2: ([2, 0, 1], [["bolt", 2], ["barrel-attempt", 0]])},
+}
+
+
+@pytest.mark.parametrize("before", [1, 2])
+@pytest.mark.parametrize("value", [None, *BOLTS_ON_BARREL])
+def test_bolts_on_barrel_decides_whether_a_sitter_collects_bolts(value, before):
+    t = play_deal(SWEEP, scores=[880, 0, 0], state={"on_barrel": [True, False, False], "bolts": [before, 0, 0]},
+                  **({} if value is None else {"bolts_on_barrel": value}))
+    bolts, marked = BOLTS_ON_BARREL[value or "collected"][before]  # the default draws the bar for him too
+    assert (t.last["delta"], t.last["score"], t.last["bolts"], t.last["marks"]) == \
+        ([0, 100, 0], [880, 100, 0], bolts, marked)
 
 def test_house_penalty_changes_the_bolt_penalty():
     t = play_deal(SWEEP, scores=[300, 200, 50], state={"bolts": [2, 0, 2]}, penalty=50)

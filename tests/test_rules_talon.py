@@ -358,6 +358,24 @@ def test_defender_rounding_does_not_touch_the_declarer():
     assert played(PLAY_113, defender_rounding=5).last["delta"] == [5, 100, 0]
 
 
+
+# PLAY_99: seat 1 fails his 100 with 99 points; the defenders took 14 and 7.
+FAILED_CONTRACT_DEFENDERS = {"own-points": [14, -100, 7], "as-concession": [60, -100, 60]}
+
+
+@pytest.mark.parametrize("value", [None, *FAILED_CONTRACT_DEFENDERS])
+def test_failed_contract_defenders_decides_what_the_defenders_score_on_a_failure(value):
+    t = played(PLAY_99, scores=[10, 20, 30], **({} if value is None else {"failed_contract_defenders": value}))
+    delta = FAILED_CONTRACT_DEFENDERS[value or "own-points"]  # the default: their own points
+    assert (t.last["delta"], t.last["score"], t.last["marks"]) == \
+        (delta, [10 + delta[0], -80, 30 + delta[2]], [])
+
+
+@pytest.mark.parametrize("value", FAILED_CONTRACT_DEFENDERS)
+def test_failed_contract_defenders_leaves_a_made_contract_alone(value):
+    t = played(PLAY_113, failed_contract_defenders=value)
+    assert (t.last["delta"], t.last["marks"]) == ([7, 100, 0], [["bolt", 2]])
+
 # ------------------------------------------------------------------ scoring.all-players-recorded
 
 def test_every_players_result_is_added_to_his_score():

@@ -394,14 +394,18 @@ def test_talon_nines_jacks_optional():
     assert t.rejects(1, "redeal-talon-nines-jacks").reason == "too-late"
 
 
-def test_two_compulsory_redeals_on_one_talon_cancel_the_deal_once():
-    both = rs("variant.redeal.talon-nines-jacks", "variant.redeal.poor-talon", poor_talon_mode="mandatory")
+@pytest.mark.parametrize(("first", "second", "mark"), [
+    ("variant.redeal.talon-nines-jacks", "variant.redeal.poor-talon", "redeal-talon-nines-jacks"),
+    ("variant.redeal.poor-talon", "variant.redeal.talon-nines-jacks", "redeal-poor-talon"),
+])
+def test_two_compulsory_redeals_on_one_talon_cancel_the_deal_once_for_the_overlay_named_first(first, second, mark):
+    both = rs(first, second, poor_talon_mode="mandatory")
     t = Table(both, hands=HANDS_9, talon="9D 9H 9C", dealer=0)
     auction_passes(t)
     rows = len(t.game.sheet)
     t.act(1, "take-talon")
     assert len(t.game.sheet) == rows + 1
-    assert t.last["marks"] == [["redeal-poor-talon", 1]]
+    assert t.last["marks"] == [[mark, 1]] and t.last["talon_shown"] is True
     assert all_cards_kept(t)
 
 
@@ -413,3 +417,40 @@ def test_a_redeal_is_neither_a_bolt_nor_a_barrel_attempt():
     assert t.v["bolts"] == [0, 2, 2]
     assert t.v["on_barrel"] == [True, False, False]
     assert_dealt_again(t, "redeal-four-nines", 0, scores=(880, 0, 0))
+
+
+# A deal that wrote something before it was called off (the cut's third nine, -120 for seat 2).
+CUT_PENALTY = {"delta": [0, 0, -120]}
+
+
+@pytest.mark.parametrize(("overlay", "claim", "hands"), [
+    ("variant.redeal.four-nines", "redeal-four-nines", {0: "9S 9C 9D 9H"}),
+    ("variant.redeal.low-hand", "redeal-low-hand", {0: "9S 9C 9D 9H JS JC QS"}),
+    ("variant.redeal.three-nines-or-four-jacks", "redeal-nines-jacks", {0: "9S 9C 9D"}),
+])
+def test_a_redeal_keeps_a_penalty_the_deal_already_wrote(overlay, claim, hands):
+    t = Table(rs(overlay), hands=hands, dealer=0, scores=[10, 20, 500], state=dict(CUT_PENALTY))
+    t.act(0, claim)
+    assert t.last["delta"] == [0, 0, -120]
+    assert t.last["score"] == [10, 20, 380] == t.v["score"]
+    assert t.v["dealer"] == 0 and t.game.phase == "dealing" and all_cards_kept(t)
+
+
+def test_a_compulsory_redeal_keeps_the_penalty_too():
+    t = Table(rs("variant.redeal.talon-nines-jacks"), hands=HANDS_9, talon="9D 9H 9C", dealer=0,
+              scores=[0, 300, 0], state={"delta": [0, -120, 0]})
+    auction_passes(t).act(1, "take-talon")
+    assert t.last["delta"] == [0, -120, 0] and t.v["score"] == [0, 180, 0]
+    assert ["redeal-talon-nines-jacks", 1] in t.last["marks"]
+
+
+def test_a_penalty_before_a_redeal_drops_a_player_off_the_barrel_but_is_no_barrel_deal():
+    t = Table(rs("variant.redeal.four-nines"), hands={0: "9S 9C 9D 9H"}, dealer=0, scores=[0, 0, 880],
+              state={"on_barrel": [False, False, True], "barrel_deals": [0, 0, 1], "delta": [0, 0, -120]})
+    t.act(0, "redeal-four-nines")
+    assert t.v["score"] == [0, 0, 760] and t.v["on_barrel"] == [False, False, False]
+    assert t.v["barrel_deals"] == [0, 0, 0] and t.last["delta"] == [0, 0, -120]
+    kept = Table(rs("variant.redeal.four-nines"), hands={0: "9S 9C 9D 9H"}, dealer=0, scores=[0, 0, 880],
+                 state={"on_barrel": [False, False, True], "barrel_deals": [0, 0, 1]})
+    kept.act(0, "redeal-four-nines")
+    assert kept.v["on_barrel"] == [False, False, True] and kept.v["barrel_deals"] == [0, 0, 1]
