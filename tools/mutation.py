@@ -137,8 +137,8 @@ def run(m: Mutant, pytest_args: list[str]) -> tuple[Mutant, bool, str, float]:
         env = {**os.environ, "THOUSAND_RULES_ROOT": str(root), "HYPOTHESIS_PROFILE": "ci"}
         # Rule tests first, so most mutants die within seconds; the tests that break
         # scratch copies of the real tree on purpose say nothing about a mutant.
-        files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py"))
-        files += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_variants_*.py"))
+        files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "spec").glob("test_*.py"))
+        files += sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "variants").glob("test_*.py"))
         files += [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").glob("test_*.py"))
                   if p.name.startswith(("test_properties", "test_records", "test_golden"))]
         try:

@@ -7,17 +7,27 @@ from support import Table
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
 
+
 # One fully chosen deal. Seat 1 holds the forced hundred and plays at 100 (dealer 0), takes QD 9D 10C and
 # passes QD to seat 0 and 9D to seat 2. Hands at the first lead:
 #   seat 0: 10S 9C JC QC KC AD 10D QD   (void in hearts)
 #   seat 1: AS AH 10H KH QH AC KD 10C   (declarer, leads; hearts marriage, diamonds marriage broken)
 #   seat 2: KS QS JS 9S JH 9H JD 9D     (void in clubs)
 HANDS = {1: "AS AH 10H KH QH AC KD", 2: "KS QS JS 9S JH 9H JD", 0: "10S 9C JC QC KC AD 10D"}
+
+
 TALON = "QD 9D 10C"
 
+
 OPENING = ("AS", "9S", "10S")  # trick 1: seat 1 wins, 21 card points
+
+
 HEARTS_MARRIAGE = ("KH!", "JH", "9C")  # trick 2: hearts become trump, seat 1 wins, 6 card points
+
+
 RUFF = ("AC", "9H", "JC")  # trick 3: seat 2, void in clubs, trumps and wins, 13 card points
+
+
 REST = ("KS!", "QD", "KD",  # trick 4: seat 2 declares spades and wins (11)
         "QS", "10D", "10C",  # trick 5: seat 2 (23)
         "JD", "AD", "QH",  # trick 6: seat 0 (16)
@@ -55,6 +65,7 @@ def test_the_chosen_deal_is_dealt_as_intended():
 
 # ---------------------------------------------------------------- play.first-lead
 
+
 def test_declarer_leads_to_the_first_trick_by_default():
     t = Table(dealer=0).to_play(2)
     assert t.v["declarer"] == 2 and t.v["turn"] == 2
@@ -86,6 +97,7 @@ def test_first_lead_by_the_dealer_rejects_the_declarer_leading():
 
 
 # ---------------------------------------------------------------- play.lead-any
+
 
 def test_a_deal_is_played_without_trump_until_a_marriage():
     t = deal()
@@ -148,6 +160,7 @@ def test_playing_out_of_turn_or_before_the_play_is_rejected():
 
 # ---------------------------------------------------------------- play.follow-suit
 
+
 def test_a_follower_holding_the_led_suit_must_follow():
     t = deal()
     t.play("AS")
@@ -179,6 +192,7 @@ def test_following_suit_comes_before_trumping():
 
 # ---------------------------------------------------------------- play.must-trump
 
+
 def test_a_follower_void_in_the_led_suit_must_trump():
     t = deal()
     t.play(*OPENING, *HEARTS_MARRIAGE, "AC")
@@ -200,6 +214,7 @@ def test_a_follower_void_in_the_led_suit_and_in_trumps_may_play_any_card():
 
 
 # ---------------------------------------------------------------- play.no-overtake-obligation
+
 
 def test_a_follower_need_not_beat_the_trick_by_default():
     t = deal()
@@ -228,6 +243,7 @@ def test_must_beat_does_not_bind_a_follower_who_cannot_win():
 
 
 # ---------------------------------------------------------------- play.trick-resolution
+
 
 def test_the_highest_card_of_the_led_suit_wins_and_its_player_leads_next():
     t = deal()

@@ -1,6 +1,5 @@
 """The barrel: mounting at 880, three attempts, falling off, knock-offs, three falls and the auto talon."""
 
-
 import pytest
 from deals import HEARTS, SPLIT, SWEEP, concede, marks, play_deal
 from support import Table, ruleset
@@ -429,10 +428,6 @@ def test_three_nines_penalty_is_part_of_the_deal_and_not_taken_on_the_barrel():
     assert g.sheet[-1]["delta"][2] == 0 and g.v["score"][2] == 880  # the barrel takes nothing off
 
 
-# ---------------------------------------------------------------- the barrel's open points, value by value
-# Each parameter below is one the sources leave open (its decisions entry cites both sides). For every value,
-# and for the default as shipped, the smallest position where the value changes the sheet, asserted in full.
-
 def sheet(t: Table) -> tuple[list[int], list[int], list[list]]:
     return t.last["delta"], t.last["score"], t.last["marks"]
 
@@ -442,6 +437,9 @@ CROSS = {
     "declarer": (([-70, -100, 60], [880, -100, 60], [["rospis", 1], ["barrel-mount", 0]]), False),
     "anyone": (([60, -100, 60], [1010, -100, 60], [["rospis", 1], ["win", 0]]), True),
 }
+
+
+# ---------------------------------------------------------------- the barrel's open points, value by value
 
 
 @pytest.mark.parametrize("value", [None, *CROSS])

@@ -5,6 +5,7 @@ from support import Table
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
 
+
 # One fully chosen deal. Seat 1 holds the forced hundred and plays at 100 (dealer 0) and takes QD 9D 10C.
 # deal() passes QD to seat 0 and 9D to seat 2, breaking the diamonds marriage. Hands at the first lead:
 #   seat 0: 10S 9C JC QC KC AD 10D QD   (clubs marriage, void in hearts)
@@ -13,21 +14,41 @@ SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
 # deal_keeping_diamonds() passes 10C and 9D instead, so the declarer keeps KD QD and seat 0 holds 10C
 # instead of QD.
 HANDS = {1: "AS AH 10H KH QH AC KD", 2: "KS QS JS 9S JH 9H JD", 0: "10S 9C JC QC KC AD 10D"}
+
+
 TALON = "QD 9D 10C"
 
+
 OPENING = ("AS", "9S", "10S")  # trick 1: seat 1 wins, 21 card points
+
+
 HEARTS_MARRIAGE = ("KH!", "JH", "9C")  # trick 2: seat 1 declares hearts and wins, 6 card points
+
+
 RUFF = ("AC", "9H", "JC")  # trick 3: seat 2 trumps and wins, 13 card points
+
+
 SPADES_MARRIAGE = ("KS!", "QD", "KD")  # trick 4: seat 2 declares spades and wins, 11 card points
+
+
 MIDDLE = ("QS", "10D", "10C",  # trick 5: seat 2 (23)
           "JD", "AD", "QH")  # trick 6: seat 0 (16)
+
+
 ENDING = ("QC", "10H", "JS",  # trick 7: seat 2 trumps (15)
           "9D", "KC", "AH")  # trick 8: seat 2 (15)
+
+
 # With QC! in trick 7 seat 0 declares clubs and takes both last tricks (15 and 15).
 ENDING_WITH_CLUBS = ("QC!", "10H", "JS", "KC", "AH", "9D")
+
+
 FULL_DEAL = (*OPENING, *HEARTS_MARRIAGE, *RUFF, *SPADES_MARRIAGE, *MIDDLE, *ENDING)
 
+
 DEFAULT_VALUES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40}
+
+
 REVERSED_VALUES = {"hearts": 40, "diamonds": 60, "clubs": 80, "spades": 100}
 
 
@@ -65,6 +86,7 @@ def test_the_chosen_deals_are_dealt_as_intended():
 
 
 # ---------------------------------------------------------------- marriage.definition
+
 
 def test_leading_the_king_while_holding_the_queen_declares_a_marriage():
     t = deal()
@@ -153,8 +175,6 @@ def test_marriage_ranks_can_be_changed():
     assert t.v["trump"] == HEARTS and t.v["marriage_points"] == [0, 100, 0]
 
 
-# ---------------------------------------------------------------- marriage.values
-
 # Each scenario: who declares which suit, and the marriage points of seats 0, 1, 2 afterwards.
 SCENARIOS = {
     "hearts": (deal, (*OPENING, "KH!"), lambda v: [0, v["hearts"], 0]),
@@ -162,6 +182,9 @@ SCENARIOS = {
     "spades": (deal, (*OPENING, *HEARTS_MARRIAGE, *RUFF, "KS!"), lambda v: [0, v["hearts"], v["spades"]]),
     "clubs": (deal, ("KD", "9D", "AD", "QC!"), lambda v: [v["clubs"], 0, 0]),
 }
+
+
+# ---------------------------------------------------------------- marriage.values
 
 
 @pytest.mark.parametrize("suit", SCENARIOS)
@@ -215,6 +238,7 @@ def test_every_player_scores_his_own_marriages():
 
 # ---------------------------------------------------------------- marriage.declaration-timing
 
+
 def test_no_marriage_on_the_first_lead_by_default():
     t = deal()
     assert declarable(t, 1) == set()
@@ -253,6 +277,7 @@ def test_a_marriage_may_be_declared_on_the_first_lead_if_the_house_allows():
 
 
 # ---------------------------------------------------------------- marriage.sets-trump
+
 
 def test_the_new_trump_is_in_force_at_once_by_default():
     t = deal()
