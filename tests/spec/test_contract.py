@@ -1,16 +1,10 @@
 """The contract (spec/contract/): made or failed, and what the declarer writes."""
 
-from support import Table
+from positions import played
 
 # A deal where seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades.
 # He takes the talon, gives JC to seat 0 and JD to seat 2 and keeps AS 10S KS QS JS 9S 9C 9D.
 HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-TALON = "9D JC JD"
-
-
-GIVE = ("JC", "JD")
 
 
 # Six spade tricks to the declarer; 9C loses to AC (seat 0: 9C+QD+AC = 14); seat 0 leads QH and
@@ -28,15 +22,6 @@ PLAY_139 = ["AS", "AD", "10C", "KS!", "10D", "KC", "10S", "KD", "QC", "QS", "JD"
 # seat 2 with nothing. The declarer takes 113.
 PLAY_113 = ["AS", "AD", "AC", "10S", "10D", "10C", "KS", "KD", "KC", "QS", "QD", "QC", "JS", "KH", "AH",
             "9S", "JD", "10H", "9C", "9H", "JC", "QH", "9D", "JH"]
-
-
-def played(moves=PLAY_99, contract=None, scores=None, hands=HANDS, talon=TALON, give=GIVE, **params):
-    """Seat 1 wins the hundred, takes the talon, gives two cards, announces, and the deal is played out."""
-    t = Table(hands=hands, talon=talon, dealer=0, scores=scores, **params)
-    t.to_play(1, give=give, contract=contract)
-    t.play(*moves)
-    assert t.game.phase == "dealing", "the deal should be over"
-    return t
 
 
 # ------------------------------------------------------------------ contract.made

@@ -1,34 +1,18 @@
 """The deal (spec/deal/): its structure, hands and talon, dealing after the cut, the exposed card, the rotation."""
 
 import pytest
+from positions import PLAY_99, TALON, c, deal_action
 from support import Table, ruleset
 
 from oracle import Action, Game
-from oracle.cards import notation
 from oracle.errors import RuleRuntimeError
-
-NT = notation(ruleset())
-
 
 PACK = list(range(24))  # pack order: 9S 10S JS QS KS AS 9C ... AH
 
 
-def c(name: str) -> int:
-    card = NT.parse(name)
-    assert card is not None, name
-    return card
-
-
-# A whole deal (see test_rules_talon.py): seat 1 plays the forced 100 with all the spades and takes 99,
+# A whole deal (see tests/spec/test_talon.py): seat 1 plays the forced 100 with all the spades and takes 99,
 # seat 0 takes 14 (9C QD AC), seat 2 takes 7 (QH 9D KH).
 HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-TALON = "9D JC JD"
-
-
-PLAY_99 = ["AS", "AD", "10C", "10S", "10D", "KC", "KS", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
-           "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
 
 
 # The same hands; the defenders throw their high cards and the declarer takes 113.
@@ -79,10 +63,6 @@ def deal_of(stock, dealer=0, talon_at=(3, 4, 5), per_pass=1) -> dict:
             hands[order[(k // per_pass) % 3]].append(card)
             k += 1
     return {"hands": hands, "talon_cards": talon}
-
-
-def deal_action(g: Game, payload: dict) -> Action:
-    return Action("deal", g.v["dealer"], payload)
 
 
 def rejection(g: Game, payload: dict):

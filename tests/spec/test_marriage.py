@@ -1,6 +1,7 @@
 """Marriages: what one is, when it may be declared, its value, and the trump and points it brings."""
 
 import pytest
+from positions import OPENING, rejection
 from support import Table
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
@@ -17,9 +18,6 @@ HANDS = {1: "AS AH 10H KH QH AC KD", 2: "KS QS JS 9S JH 9H JD", 0: "10S 9C JC QC
 
 
 TALON = "QD 9D 10C"
-
-
-OPENING = ("AS", "9S", "10S")  # trick 1: seat 1 wins, 21 card points
 
 
 HEARTS_MARRIAGE = ("KH!", "JH", "9C")  # trick 2: seat 1 declares hearts and wins, 6 card points
@@ -69,11 +67,6 @@ def declarable(t, seat):
 def playable(t, seat):
     prefix = f"{seat} play card="
     return {a[len(prefix):].split()[0] for a in t.legal(seat) if a.startswith(prefix) and a.endswith("=False")}
-
-
-def rejection(t, seat, card, marriage=False):
-    rej = t.rejects(seat, "play", card=card, marriage=marriage)
-    return rej.rule_id, rej.reason
 
 
 def test_the_chosen_deals_are_dealt_as_intended():

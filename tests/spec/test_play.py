@@ -3,6 +3,7 @@
 import copy
 
 import pytest
+from positions import OPENING, rejection
 from support import Table
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
@@ -17,9 +18,6 @@ HANDS = {1: "AS AH 10H KH QH AC KD", 2: "KS QS JS 9S JH 9H JD", 0: "10S 9C JC QC
 
 
 TALON = "QD 9D 10C"
-
-
-OPENING = ("AS", "9S", "10S")  # trick 1: seat 1 wins, 21 card points
 
 
 HEARTS_MARRIAGE = ("KH!", "JH", "9C")  # trick 2: hearts become trump, seat 1 wins, 6 card points
@@ -44,11 +42,6 @@ def played(t, seat):
     """The cards ``seat`` may legally play now, without declaring a marriage."""
     prefix = f"{seat} play card="
     return {a[len(prefix):].split()[0] for a in t.legal(seat) if a.startswith(prefix) and a.endswith("=False")}
-
-
-def rejection(t, seat, card, marriage=False):
-    rej = t.rejects(seat, "play", card=card, marriage=marriage)
-    return rej.rule_id, rej.reason
 
 
 def names(t, cards):

@@ -1,17 +1,11 @@
 """Scoring (spec/scoring/): exact points, the defenders' points, every player recorded."""
 
 import pytest
-from support import Table
+from positions import GIVE_D, TALON_D, played
 
 # A deal where seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades.
 # He takes the talon, gives JC to seat 0 and JD to seat 2 and keeps AS 10S KS QS JS 9S 9C 9D.
 HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-TALON = "9D JC JD"
-
-
-GIVE = ("JC", "JD")
 
 
 # Six spade tricks to the declarer; 9C loses to AC (seat 0: 9C+QD+AC = 14); seat 0 leads QH and
@@ -30,24 +24,9 @@ PLAY_113 = ["AS", "AD", "AC", "10S", "10D", "10C", "KS", "KD", "KC", "QS", "QD",
 HANDS_D = {0: "AC KH QH 10C KC QC AD", 1: "AS 10S KS QS JS 9S 9C", 2: "JD QD KD 10D AH 10H JH"}
 
 
-TALON_D = "9D JC 9H"
-
-
-GIVE_D = ("JC", "9H")
-
-
 # Seat 0 takes 9C+JD+AC, KH+9S+QD, QH+9D+KD = 27 card points and 100 for the marriage; declarer 93.
 PLAY_D = ["AS", "AH", "10C", "10S", "10H", "KC", "KS", "JH", "QC", "QS", "9H", "JC", "JS", "10D", "AD",
           "9C", "JD", "AC", "KH!", "9S", "QD", "QH", "9D", "KD"]
-
-
-def played(moves=PLAY_99, contract=None, scores=None, hands=HANDS, talon=TALON, give=GIVE, **params):
-    """Seat 1 wins the hundred, takes the talon, gives two cards, announces, and the deal is played out."""
-    t = Table(hands=hands, talon=talon, dealer=0, scores=scores, **params)
-    t.to_play(1, give=give, contract=contract)
-    t.play(*moves)
-    assert t.game.phase == "dealing", "the deal should be over"
-    return t
 
 
 # ------------------------------------------------------------------ scoring.exact-points

@@ -1,6 +1,7 @@
 """The talon (spec/talon/): taking it, passing its cards, announcing the contract, the роспись."""
 
 import pytest
+from positions import TALON, played
 from support import Table
 
 # A deal where seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades.
@@ -8,25 +9,10 @@ from support import Table
 HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
 
 
-TALON = "9D JC JD"
-
-
-GIVE = ("JC", "JD")
-
-
 # Six spade tricks to the declarer; 9C loses to AC (seat 0: 9C+QD+AC = 14); seat 0 leads QH and
 # seat 2 wins it with KH (QH+9D+KH = 7). The declarer keeps 99.
 PLAY_99 = ["AS", "AD", "10C", "10S", "10D", "KC", "KS", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
-
-
-def played(moves=PLAY_99, contract=None, scores=None, hands=HANDS, talon=TALON, give=GIVE, **params):
-    """Seat 1 wins the hundred, takes the talon, gives two cards, announces, and the deal is played out."""
-    t = Table(hands=hands, talon=talon, dealer=0, scores=scores, **params)
-    t.to_play(1, give=give, contract=contract)
-    t.play(*moves)
-    assert t.game.phase == "dealing", "the deal should be over"
-    return t
 
 
 def at_talon(scores=None, **params):

@@ -1,11 +1,7 @@
 """House rules of the auction (variants/bidding/): the lockout at minus 120."""
 
-from support import Table, ruleset
-
-
-def rs(*overlays, **params):
-    return ruleset("classic", overlays=list(overlays), **params)
-
+from positions import rs
+from support import Table
 
 # ================================================================== variant.bid.negative-lockout
 

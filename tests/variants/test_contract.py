@@ -1,38 +1,11 @@
 """House rules of the contract (variants/contract/): rounding the declarer's count."""
 
 import pytest
-from support import Table, ruleset
-
-
-def rules(*overlays, **params):
-    return ruleset("classic", list(overlays), **params)
-
-
-# The talon tests' deal: seat 1 at the hundred, with all the spades.
-C_HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-C_TALON = "9D JC JD"
-
-
-PLAY_99 = ["AS", "AD", "10C", "10S", "10D", "KC", "KS", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
-           "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
-
+from positions import C_HANDS, C_TALON, PLAY_99, PLAY_113, played_c, rules
+from support import Table
 
 PLAY_102 = ["KS", "10D", "AH", "QS", "JD", "QC", "9S", "9H", "AC", "10S", "KD", "QH", "JS", "AD", "10C",
             "AS", "QD", "KC", "9C", "KH", "JC", "10H", "9D", "JH"]
-
-
-PLAY_113 = ["AS", "AD", "AC", "10S", "10D", "10C", "KS", "KD", "KC", "QS", "QD", "QC", "JS", "KH", "AH",
-            "9S", "JD", "10H", "9C", "9H", "JC", "QH", "9D", "JH"]
-
-
-def played_c(rs, moves, contract=100):
-    t = Table(rs, hands=C_HANDS, talon=C_TALON, dealer=0)
-    t.to_play(1, give=("JC", "JD"), contract=contract)
-    t.play(*moves)
-    assert t.game.phase == "dealing"
-    return t
 
 
 # ====================================================================== variant.contract.rounding

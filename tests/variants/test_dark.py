@@ -3,18 +3,12 @@ not doubled.
 """
 
 import pytest
-from support import Table, ruleset
+from positions import BLIND, BLIND120, GIVE, GIVE_D, HANDS, PLAY_139, TALON_D, auction_passes, give_and_announce, rs
+from support import Table
 
 from oracle.errors import RulesetError
 
-# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see test_rules_talon.py.
-HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
 TALON = "9D JC JD"  # 4 points: a poor talon, one nine, two jacks
-
-
-GIVE = ("JC", "JD")
 
 
 # The declarer takes 99; seat 0 takes 14 and seat 2 takes 7.
@@ -22,49 +16,13 @@ PLAY_99 = ["AS", "AD", "10C", "10S", "10D", "KC", "KS", "KD", "QC", "QS", "JD", 
            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
 
 
-# As PLAY_99, but the second trick declares the spades marriage (40): the declarer has 99 + 40 = 139.
-PLAY_139 = ["AS", "AD", "10C", "KS!", "10D", "KC", "10S", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
-            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
-
-
 # Defender seat 0 wins a trick with AC and declares the hearts marriage (100): 27 card points + 100;
 # the declarer (seat 1) takes 93.
 HANDS_D = {0: "AC KH QH 10C KC QC AD", 1: "AS 10S KS QS JS 9S 9C", 2: "JD QD KD 10D AH 10H JH"}
 
 
-TALON_D = "9D JC 9H"
-
-
-GIVE_D = ("JC", "9H")
-
-
 PLAY_D = ["AS", "AH", "10C", "10S", "10H", "KC", "KS", "JH", "QC", "QS", "9H", "JC", "JS", "10D", "AD",
           "9C", "JD", "AC", "KH!", "9S", "QD", "QH", "9D", "KD"]
-
-
-def rs(*overlays, **params):
-    return ruleset("classic", overlays=list(overlays), **params)
-
-
-def auction_passes(t: Table) -> Table:
-    """Everybody passes, so the forced hundred (seat 1 with dealer 0) wins."""
-    while t.game.phase == "bidding":
-        t.act(t.v["turn"], "pass")
-    return t
-
-
-def give_and_announce(t: Table, seat: int = 1, give=GIVE, contract=None) -> Table:
-    """After take-talon: one card to each opponent, then the contract."""
-    for to, card in zip([s for s in t.v["active"] if s != seat], give, strict=True):
-        t.act(seat, "give", card=card, to=to)
-    t.act(seat, "announce", value=contract or t.v["contract"])
-    return t
-
-
-BLIND120 = "variant.dark.dealer-blind-120"
-
-
-BLIND = "variant.dark.blind-bidding"
 
 
 def dark120(*more, dealer=1, scores=None, **params):

@@ -2,29 +2,12 @@
 barrel.
 """
 
-import random
 
 import pytest
+from positions import TALON_D, random_games, suit
 from support import Table, ruleset
 
-from oracle import Game, load_ruleset
-from oracle.engine import play_random
-
-
-def suit(t: Table, name: str) -> int:
-    return t.rs.deck.suits.index(name)
-
-
-def random_games(name: str, seeds=range(3), **params) -> list[Game]:
-    rs = load_ruleset(name, params=params or None)
-    games = []
-    for s in seeds:
-        g = Game(rs, seed=s)
-        play_random(g, random.Random(s), hinted=True, max_deals=15)
-        assert sorted(g.st.cards_everywhere()) == list(range(24))
-        games.append(g)
-    return games
-
+from oracle import load_ruleset
 
 NAME = ["game-501.trump-by-talon-taker"]
 
@@ -34,9 +17,6 @@ FIXED = [*NAME, "game-501.trump-fixed"]
 
 # Defender seat 0 wins a trick with AC and then declares the hearts marriage; seat 1 holds every spade.
 HANDS_D = {0: "AC KH QH 10C KC QC AD", 1: "AS 10S KS QS JS 9S 9C", 2: "JD QD KD 10D AH 10H JH"}
-
-
-TALON_D = "9D JC 9H"
 
 
 # Seat 1 names spades: six tricks as in the classic deal, then seat 0 leads KH! (trick 7).

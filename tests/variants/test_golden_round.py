@@ -1,35 +1,17 @@
 """The golden round (variants/golden-round/): doubled points, the raise, the restart."""
 
 import pytest
-from support import Table, ruleset
+from positions import GIVE, GOLDEN, HANDS, PLAY_139, rs
+from support import Table
 
 from oracle.errors import RulesetError
 
-# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see test_rules_talon.py.
-HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
 TALON = "9D JC JD"  # 4 points: a poor talon, one nine, two jacks
-
-
-GIVE = ("JC", "JD")
 
 
 # The declarer takes 99; seat 0 takes 14 and seat 2 takes 7.
 PLAY_99 = ["AS", "AD", "10C", "10S", "10D", "KC", "KS", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
-
-
-# As PLAY_99, but the second trick declares the spades marriage (40): the declarer has 99 + 40 = 139.
-PLAY_139 = ["AS", "AD", "10C", "KS!", "10D", "KC", "10S", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
-            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
-
-
-def rs(*overlays, **params):
-    return ruleset("classic", overlays=list(overlays), **params)
-
-
-GOLDEN = "variant.golden-round"
 
 
 def golden(*more, dealer=1, scores=None, state=None, **params):

@@ -3,31 +3,12 @@ lead restriction, the ace, nine and bed marriages.
 """
 
 import pytest
-from support import Table, ruleset
+from positions import C_HANDS, C_TALON, allowed, reason, rules
+from support import Table
 
 from oracle.errors import RulesetError
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
-
-
-def rules(*overlays, **params):
-    return ruleset("classic", list(overlays), **params)
-
-
-def reason(t, seat, kind, **payload):
-    rej = t.rejects(seat, kind, **payload)
-    return rej.rule_id, rej.reason
-
-
-def allowed(t, seat, kind, **payload):
-    return t.game.check(t.action(seat, kind, **payload)) is None
-
-
-# The talon tests' deal: seat 1 at the hundred, with all the spades.
-C_HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-C_TALON = "9D JC JD"
 
 
 # The marriage tests' deal. Seat 1 at the hundred takes QD 9D 10C and passes QD and 9D away:

@@ -2,13 +2,12 @@
 and the four-handed presets.
 """
 
-import random
 
 import pytest
+from positions import random_games
 from support import Table, ruleset
 
 from oracle import Action, Game, load_ruleset
-from oracle.engine import play_random
 from oracle.errors import RuleRuntimeError, RulesetError
 
 FOUR = ["players-4.dealer-sits-out", "players-4.deal-and-bidding"]
@@ -51,17 +50,6 @@ def concede_four(overlays=OBSERVER, talon=TALON4, hands=HANDS4, **kw) -> Table:
     t = four(overlays, hands=hands, talon=talon, **kw)
     t.win_auction(1).act(1, "take-talon").act(1, "concede")
     return t
-
-
-def random_games(name: str, seeds=range(3), **params) -> list[Game]:
-    rs = load_ruleset(name, params=params or None)
-    games = []
-    for s in seeds:
-        g = Game(rs, seed=s)
-        play_random(g, random.Random(s), hinted=True, max_deals=15)
-        assert sorted(g.st.cards_everywhere()) == list(range(24))
-        games.append(g)
-    return games
 
 
 # ------------------------------------------------------------------ players-4.dealer-sits-out

@@ -1,27 +1,10 @@
 """Polish Tysiąc (variants/polish/): bids in tens, the musik, must beat and over-trump, the 800 lock, bombs."""
 
-import random
 
+from positions import random_games, suit
 from support import Table, ruleset
 
-from oracle import Game, load_ruleset
-from oracle.engine import play_random
-
-
-def suit(t: Table, name: str) -> int:
-    return t.rs.deck.suits.index(name)
-
-
-def random_games(name: str, seeds=range(3), **params) -> list[Game]:
-    rs = load_ruleset(name, params=params or None)
-    games = []
-    for s in seeds:
-        g = Game(rs, seed=s)
-        play_random(g, random.Random(s), hinted=True, max_deals=15)
-        assert sorted(g.st.cards_everywhere()) == list(range(24))
-        games.append(g)
-    return games
-
+from oracle import load_ruleset
 
 TYSIAC = ["polish.tysiac"]
 

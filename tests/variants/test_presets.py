@@ -10,23 +10,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import BLIND, BLIND120, GOLDEN, PACK, TRADING, random_games, rs, rules
 from support import Table, ruleset
 
 from oracle import Game, load_ruleset, play_random
 from oracle.compare import diff
 from oracle.ruleset import load_library
-
-
-def random_games(name: str, seeds=range(3), **params) -> list[Game]:
-    rs = load_ruleset(name, params=params or None)
-    games = []
-    for s in seeds:
-        g = Game(rs, seed=s)
-        play_random(g, random.Random(s), hinted=True, max_deals=15)
-        assert sorted(g.st.cards_everywhere()) == list(range(24))
-        games.append(g)
-    return games
-
 
 COMPUTER_OPTIONS = ["variant.redeal.four-nines", "variant.redeal.low-hand", "variant.redeal.poor-talon",
                     "variant.ace-marriage", "variant.bolt.window"]
@@ -56,25 +45,6 @@ def test_the_computer_game_redeals_a_poor_talon_at_any_bid():
 @pytest.mark.parametrize("name", ["computer-game", "four-computer-game"])
 def test_the_computer_game_presets_play_whole_games(name):
     random_games(name)
-
-
-PACK = list(range(24))
-
-
-def rs(*overlays, **params):
-    return ruleset("classic", overlays=list(overlays), **params)
-
-
-GOLDEN = "variant.golden-round"
-
-
-BLIND120 = "variant.dark.dealer-blind-120"
-
-
-BLIND = "variant.dark.blind-bidding"
-
-
-TRADING = "variant.trading-three"
 
 
 # ================================================================== random play
@@ -108,10 +78,6 @@ def test_the_house_rules_together_play_whole_games(overlays, params, seed):
     game = Game(rs(*overlays, **params), seed=seed)
     play_random(game, random.Random(seed), hinted=False, max_deals=25)
     assert sorted(game.st.cards_everywhere()) == PACK
-
-
-def rules(*overlays, **params):
-    return ruleset("classic", list(overlays), **params)
 
 
 ALL_COMPATIBLE = [

@@ -3,13 +3,10 @@ jacks, the poor talon.
 """
 
 import pytest
-from support import Table, ruleset
+from positions import HANDS, PACK, auction_passes, rs
+from support import Table
 
 from oracle.errors import RulesetError
-
-# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see test_rules_talon.py.
-HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
 
 TALON = "9D JC JD"  # 4 points: a poor talon, one nine, two jacks
 
@@ -28,13 +25,6 @@ LOW14 = {0: "AH 10H KH QH KC QC 9D", 1: "AS 10S AC 10C AD 10D KD", 2: "9S 9C JS 
 LOW14_TALON = "9H JH JD"
 
 
-PACK = list(range(24))
-
-
-def rs(*overlays, **params):
-    return ruleset("classic", overlays=list(overlays), **params)
-
-
 def all_cards_kept(t: Table) -> bool:
     return sorted(t.game.st.cards_everywhere()) == PACK
 
@@ -48,13 +38,6 @@ def assert_dealt_again(t: Table, mark: str, seat: int, dealer: int = 0, scores=(
     assert t.v["dealer"] == dealer
     assert t.game.phase == "dealing"
     assert all_cards_kept(t)
-
-
-def auction_passes(t: Table) -> Table:
-    """Everybody passes, so the forced hundred (seat 1 with dealer 0) wins."""
-    while t.game.phase == "bidding":
-        t.act(t.v["turn"], "pass")
-    return t
 
 
 # ------------------------------------------------------------------ variant.redeal.four-nines

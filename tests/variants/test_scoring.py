@@ -1,33 +1,7 @@
 """Resets of the score (variants/scoring/): samosval at 555, its negative form, the reset at 55."""
 
 import pytest
-from support import Table, ruleset
-
-
-def rules(*overlays, **params):
-    return ruleset("classic", list(overlays), **params)
-
-
-# Dealer 0, so seat 1 holds the compulsory hundred and seat 2 speaks first. Seat 1 holds the spades
-# marriage and, with the talon, three aces (AS AC AH).
-R_HANDS = {0: "10C KC QC QH 10H 9H JH", 1: "AS 10S KS QS JS 9S AC", 2: "QD KH AD 10D KD 9C 9D"}
-
-
-R_TALON = "AH JC JD"
-
-
-def conceding(rs, scores=None, state=None, contract=None, concede=True):
-    """Seat 1 wins the auction (at the hundred, or at ``contract`` after seat 2 opens), takes the talon, concedes."""
-    t = Table(rs, hands=R_HANDS, talon=R_TALON, dealer=0, scores=scores, state=state)
-    if contract is None:
-        t.win_auction(1)
-    else:
-        t.act(2, "bid", value=105).act(0, "pass").act(1, "bid", value=contract).act(2, "pass")
-    t.act(1, "take-talon")
-    if concede:
-        t.act(1, "concede")
-    return t
-
+from positions import conceding, rules
 
 # ====================================================================== resets
 

@@ -1,23 +1,7 @@
 """House rules of the talon (variants/talon/): buying the talon out."""
 
-from support import Table, ruleset
-
-
-def rules(*overlays, **params):
-    return ruleset("classic", list(overlays), **params)
-
-
-def reason(t, seat, kind, **payload):
-    rej = t.rejects(seat, kind, **payload)
-    return rej.rule_id, rej.reason
-
-
-# Dealer 0, so seat 1 holds the compulsory hundred and seat 2 speaks first. Seat 1 holds the spades
-# marriage and, with the talon, three aces (AS AC AH).
-R_HANDS = {0: "10C KC QC QH 10H 9H JH", 1: "AS 10S KS QS JS 9S AC", 2: "QD KH AD 10D KD 9C 9D"}
-
-
-R_TALON = "AH JC JD"
+from positions import R_HANDS, R_TALON, reason, rules
+from support import Table
 
 
 def opened(rs, bid=110):

@@ -1,37 +1,11 @@
 """The trading game for three (variants/trading/)."""
 
-from support import Table, ruleset
+from positions import HANDS, PLAY_139, TRADING, give_and_announce, rs
+from support import Table
 
 from oracle import load_ruleset
 
-# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see test_rules_talon.py.
-HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
 TALON = "9D JC JD"  # 4 points: a poor talon, one nine, two jacks
-
-
-GIVE = ("JC", "JD")
-
-
-# As PLAY_99, but the second trick declares the spades marriage (40): the declarer has 99 + 40 = 139.
-PLAY_139 = ["AS", "AD", "10C", "KS!", "10D", "KC", "10S", "KD", "QC", "QS", "JD", "JC", "JS", "JH", "AH",
-            "9S", "9H", "10H", "9C", "QD", "AC", "QH", "9D", "KH"]
-
-
-def rs(*overlays, **params):
-    return ruleset("classic", overlays=list(overlays), **params)
-
-
-def give_and_announce(t: Table, seat: int = 1, give=GIVE, contract=None) -> Table:
-    """After take-talon: one card to each opponent, then the contract."""
-    for to, card in zip([s for s in t.v["active"] if s != seat], give, strict=True):
-        t.act(seat, "give", card=card, to=to)
-    t.act(seat, "announce", value=contract or t.v["contract"])
-    return t
-
-
-TRADING = "variant.trading-three"
 
 
 # ================================================================== variant.trading-three
