@@ -32,7 +32,7 @@ C_TALON = "9D JC JD"
 PLAY_113 = ["AS", "AD", "AC", "10S", "10D", "10C", "KS", "KD", "KC", "QS", "QD", "QC", "JS", "KH", "AH",
             "9S", "JD", "10H", "9C", "9H", "JC", "QH", "9D", "JH"]
 
-# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see test_rules_talon.py.
+# Seat 1 (dealer 0, so seat 1 holds the forced 100) plays with all the spades; see tests/spec/test_talon.py.
 HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
 
 # As PLAY_99, but the second trick declares the spades marriage (40): the declarer has 99 + 40 = 139.
