@@ -146,3 +146,11 @@ def conceding(rs, scores=None, state=None, contract=None, concede=True):
     if concede:
         t.act(1, "concede")
     return t
+
+
+def played_through(moves=PLAY_99, scores=None, **params) -> Table:
+    """The whole deal of HANDS and TALON played with ``moves``, whatever follows it (the game may end)."""
+    t = Table(hands=HANDS, talon=TALON, dealer=0, scores=scores, **params)
+    t.to_play(1, give=("JC", "JD"))
+    t.play(*moves)
+    return t

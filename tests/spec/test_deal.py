@@ -1,30 +1,11 @@
 """The deal (spec/deal/): its structure, hands and talon, dealing after the cut, the exposed card, the rotation."""
 
 import pytest
-from positions import PLAY_99, TALON, c, deal_action
+from positions import HANDS, PACK, PLAY_99, PLAY_113, TALON, c, deal_action, played_through
 from support import Table, ruleset
 
 from oracle import Action, Game
 from oracle.errors import RuleRuntimeError
-
-PACK = list(range(24))  # pack order: 9S 10S JS QS KS AS 9C ... AH
-
-
-# A whole deal (see tests/spec/test_talon.py): seat 1 plays the forced 100 with all the spades and takes 99,
-# seat 0 takes 14 (9C QD AC), seat 2 takes 7 (QH 9D KH).
-HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-# The same hands; the defenders throw their high cards and the declarer takes 113.
-PLAY_113 = ["AS", "AD", "AC", "10S", "10D", "10C", "KS", "KD", "KC", "QS", "QD", "QC", "JS", "KH", "AH",
-            "9S", "JD", "10H", "9C", "9H", "JC", "QH", "9D", "JH"]
-
-
-def played(moves=PLAY_99, scores=None, **params) -> Table:
-    t = Table(hands=HANDS, talon=TALON, dealer=0, scores=scores, **params)
-    t.to_play(1, give=("JC", "JD"))
-    t.play(*moves)
-    return t
 
 
 def conceded(dealer=0, **params) -> Table:
@@ -90,7 +71,7 @@ def test_game_starts_with_the_whole_pack_ready_to_deal():
 
 
 def test_every_deal_starts_with_all_cards_back_and_fresh_state():
-    t = played()
+    t = played_through()
     v = t.v
     assert t.game.phase == "dealing" and len(t.game.sheet) == 1
     assert sorted(v["stock"]) == PACK
@@ -535,7 +516,7 @@ def test_exposed_card_only_before_the_auction(first):
 
 
 def test_after_a_deal_the_player_on_the_left_deals():
-    t = played()
+    t = played_through()
     assert t.last["dealer"] == 0
     assert t.v["dealer"] == 1 and t.game.phase == "dealing"
 
@@ -566,7 +547,7 @@ def test_the_deal_goes_round_the_table():
 
 
 def test_no_new_deal_once_the_game_is_won():
-    t = played(PLAY_113, scores=[0, 900, 0])
+    t = played_through(PLAY_113, scores=[0, 900, 0])
     assert t.last["score"][1] == 1000
     assert t.game.over and t.game.phase == "over"
     assert t.v["dealer"] == 0 and len(t.game.sheet) == 1

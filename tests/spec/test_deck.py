@@ -1,31 +1,12 @@
 """The pack (spec/deck/): composition, players, card points and their total, rank order, notation."""
 
 import pytest
-from positions import NT, PLAY_99, TALON, c, deal_action
+from positions import HANDS, NT, PACK, PLAY_113, TALON, c, deal_action, played_through
 from support import Table, ruleset
 
 from oracle import Game, OracleError
 from oracle.cards import notation
 from oracle.errors import RuleRuntimeError
-
-PACK = list(range(24))  # pack order: 9S 10S JS QS KS AS 9C ... AH
-
-
-# A whole deal (see tests/spec/test_talon.py): seat 1 plays the forced 100 with all the spades and takes 99,
-# seat 0 takes 14 (9C QD AC), seat 2 takes 7 (QH 9D KH).
-HANDS = {0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C", 2: "QD KH AD 10D KD JH 9H"}
-
-
-# The same hands; the defenders throw their high cards and the declarer takes 113.
-PLAY_113 = ["AS", "AD", "AC", "10S", "10D", "10C", "KS", "KD", "KC", "QS", "QD", "QC", "JS", "KH", "AH",
-            "9S", "JD", "10H", "9C", "9H", "JC", "QH", "9D", "JH"]
-
-
-def played(moves=PLAY_99, scores=None, **params) -> Table:
-    t = Table(hands=HANDS, talon=TALON, dealer=0, scores=scores, **params)
-    t.to_play(1, give=("JC", "JD"))
-    t.play(*moves)
-    return t
 
 
 def rejection(g: Game, payload: dict):
@@ -131,15 +112,15 @@ def test_first_dealer_must_be_a_seat():
 
 
 def test_card_points_are_11_10_4_3_2_0():
-    assert played().game.sheet[-1]["taken_points"] == [14, 99, 7]
+    assert played_through().game.sheet[-1]["taken_points"] == [14, 99, 7]
     # 113 for the declarer when the defenders throw their aces and tens on his spades.
-    assert played(PLAY_113).game.sheet[-1]["taken_points"] == [7, 113, 0]
+    assert played_through(PLAY_113).game.sheet[-1]["taken_points"] == [7, 113, 0]
 
 
 def test_card_points_are_a_parameter():
     # Aces 10 and nines 1 (still 30 a suit): the declarer won 3 aces and 2 nines (99 - 3 + 2),
     # seat 2 won 9D (7 + 1), seat 0 won AC and 9C (14 - 1 + 1).
-    t = played(card_points={"A": 10, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 1})
+    t = played_through(card_points={"A": 10, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 1})
     assert t.game.sheet[-1]["taken_points"] == [14, 98, 8]
 
 
@@ -162,7 +143,7 @@ def test_card_points_must_agree_with_deck_total():
     aces_12 = {"A": 12, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
     with pytest.raises(RuleRuntimeError, match=r"deck\.total-points"):
         Game(ruleset(card_points=aces_12))
-    t = played(card_points=aces_12, deck_total=124)
+    t = played_through(card_points=aces_12, deck_total=124)
     # The declarer won AS AD AH: one point more for each ace.
     assert t.game.sheet[-1]["taken_points"] == [15, 102, 7]
 
