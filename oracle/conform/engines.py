@@ -191,7 +191,7 @@ def _tagged(token: str) -> list[int]:
     return found
 
 
-def _kill(p: subprocess.Popen[bytes], token: str) -> None:
+def _kill(p: subprocess.Popen[bytes], token: str, readers: tuple[threading.Thread, ...] = ()) -> None:
     # The engine runs in its own session and process group: kill the group, then every process that still
     # carries the engine's token (a child that called setsid() has left the group but not the environment).
     for _ in range(5):
@@ -211,6 +211,11 @@ def _kill(p: subprocess.Popen[bytes], token: str) -> None:
         p.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+    # The threads reading the engine's output end at the end of the stream, which its death brings. Their
+    # descriptors are closed only then: closed earlier, the number can go to the next engine's pipe, and a
+    # thread still reading it would take that engine's replies (a 'hello' then goes unanswered).
+    for t in readers:
+        t.join(timeout=5)
     for stream in (p.stdin, p.stdout, p.stderr):
         try:
             if stream is not None:
@@ -229,7 +234,8 @@ class _Lines:
 
     def __init__(self, fd: int) -> None:
         self.q: queue.Queue[bytes | _TooLong | None] = queue.Queue()
-        threading.Thread(target=self._run, args=(fd,), daemon=True).start()
+        self.thread = threading.Thread(target=self._run, args=(fd,), daemon=True)
+        self.thread.start()
 
     def _run(self, fd: int) -> None:
         buf = bytearray()
@@ -339,7 +345,7 @@ class SubprocessEngine(EngineAdapter):
             except (OSError, ValueError, subprocess.TimeoutExpired, AssertionError):
                 pass
         if self.proc is not None:
-            _kill(self.proc, self.token)
+            _kill(self.proc, self.token, tuple(r.thread for r in (self.lines, self.stderr) if r is not None))
             self.proc = None
 
     # ------------------------------------------------------------------ requests
