@@ -33,6 +33,11 @@ class Notation:
 
 
 def notation(rs: Ruleset) -> Notation:
+    """The ruleset's card notation (built once per ruleset)."""
+    return rs.derived(_notation)
+
+
+def _notation(rs: Ruleset) -> Notation:
     ranks = tuple(rs.param("notation_ranks"))
     suits = tuple(rs.param("notation_suits"))
     rank_alts = [ranks, tuple(rs.param("notation_ranks_alt"))]

@@ -211,16 +211,16 @@ class Game:
         # the choices of the action are the last line of defence.
         try:
             i = ca.check(st, action.seat, action.payload)
-            if i >= 0:
-                g = ca.guards[i].clause
-                return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
-            for fname, dom in ca.domains:
-                if action.payload[fname] not in dom(st, action.seat):
-                    return self._reject(decl.rule_id, "not-available",
-                                        f"{fname} {self._show(action.payload[fname])} is not among the choices now")
         except Exception as exc:
             raise self._runtime(decl.rule_id, exc) from None
-        return None
+        if i == -1:
+            return None
+        if i >= 0:
+            g = ca.guards[i].clause
+            return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
+        fname = ca.domains[-2 - i][0]  # -2 - j: the j-th field is not among its choices
+        return self._reject(decl.rule_id, "not-available",
+                            f"{fname} {self._show(action.payload[fname])} is not among the choices now")
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise."""

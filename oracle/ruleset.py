@@ -13,10 +13,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
@@ -477,6 +478,9 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
 
 # --------------------------------------------------------------------------- compiling
 
+_D = TypeVar("_D")
+
+
 @dataclass
 class Ruleset:
     """A compiled ruleset: what the interpreter runs.
@@ -573,6 +577,17 @@ class Ruleset:
 
     def param(self, name: str) -> Any:
         return self.resolved.values[name]
+
+    def derived(self, make: Callable[[Ruleset], _D]) -> _D:
+        """``make(self)``, worked out once per ruleset: for values later stages build from a ruleset (the
+        card notation, a record codec's readers), which a ruleset cannot import. Keyed by the function
+        itself, so two stages cannot collide on a name; a ruleset never changes once compiled."""
+        memo = self.__dict__.setdefault("_derived", {})
+        try:
+            return memo[make]  # type: ignore[no-any-return]
+        except KeyError:
+            value = memo[make] = make(self)
+            return value
 
     def sources_of(self, rule_id: str) -> list[dict[str, Any]]:
         doc = self.rules.get(rule_id)

@@ -17,11 +17,13 @@ if TYPE_CHECKING:
 
 
 class State:
-    __slots__ = ("events", "marks", "rng", "rs", "set_by", "sheet", "v")
+    __slots__ = ("_rng", "_seed", "events", "marks", "rs", "set_by", "sheet", "v")
 
     def __init__(self, rs: Ruleset, n_seats: int, dealer: int, seed: int | None) -> None:
         self.rs = rs
-        self.rng = random.Random(seed)
+        # Seeded on first use: a replayed record takes its cards from the record and never draws.
+        self._rng: random.Random | None = None
+        self._seed = seed
         self.sheet: list[dict[str, Any]] = []
         self.marks: list[tuple[str, int]] = []
         # Everything that happened in this deal, for rule coverage: (rule id, kind).
@@ -40,6 +42,13 @@ class State:
         }
         self.v = v
         self._fill(rs.layout["*"])
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's seeded generator, for the rules' chance logic (shuffling, drawing)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     def _fill(self, entries: tuple[tuple[str, bool, Any, bool], ...]) -> None:
         v = self.v

@@ -152,6 +152,28 @@ def test_deeply_nested_document(tmp_path):
         read_record(p2)
 
 
+@pytest.mark.parametrize("digits", [31, 5000])
+def test_a_number_with_too_many_digits_is_refused_at_its_place(tmp_path, digits):
+    rec = small(1)
+    rec["deals"][0]["actions"][0]["value"] = 0
+    text = json.dumps(rec, indent=1).replace('"value": 0', '"value": -' + "7" * digits, 1)
+    p = tmp_path / "long.json"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="more than 30 digits") as err:
+        read_record(p)
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "7777" in x)
+    assert err.value.location.line == line
+
+
+def test_thirty_digits_are_still_a_number():
+    rec = small(1)
+    rec["seed"] = 10 ** 30 - 1
+    assert load_record(rec).data["seed"] == 10 ** 30 - 1
+    rec["seed"] = -(10 ** 30)
+    with pytest.raises(InputError, match="more than 30 digits"):
+        load_record(rec)
+
+
 def test_a_recorded_wrong_score_is_charged_to_the_scoring_rule(tmp_path):
     rec = small(1)
     rec["deals"][0]["result"]["delta"][0] += 5
@@ -345,3 +367,14 @@ def test_blame_names_the_rule_that_decided_a_value_and_the_rule_that_refuses_an_
     assert refused_by(game, Action("play", 0, {"card": 0, "marriage": False})) is not None
     legal = game.legal_actions()
     assert not legal or refused_by(game, legal[0]) is None
+
+
+def test_values_derived_from_a_ruleset_are_kept_per_ruleset():
+    from oracle.cards import notation
+    from oracle.ruleset import load_ruleset
+
+    plain = load_ruleset("classic")
+    russian = load_ruleset("classic", params={"notation_suits": ["П", "Т", "Б", "Ч"]})
+    assert notation(plain) is notation(plain)  # worked out once
+    assert notation(plain).parse("QS") is not None and notation(plain).name(0)[-1] == "S"
+    assert notation(russian).name(0)[-1] == "П"  # another ruleset, its own notation

@@ -135,3 +135,28 @@ def test_recursive_definitions_are_rejected(tree):
     edit(tree, "spec/deck/card-points.yaml", "expr: card_points[rank(c)]", "expr: card_value(c)")
     err = load_error(tree)
     assert "calls itself" in err.message
+
+
+def test_a_choice_outside_its_choices_is_refused_with_or_without_a_guard_saying_so(tree):
+    # The compiled check leaves out the test of the choices when a guard already refuses a value
+    # outside them ('card not in hand[actor]'); take that guard away and the test must be back.
+    from support import Table
+
+    def refusal(rs):
+        t = Table(rs, hands={0: "AC 10C KC QC QH AH 10H", 1: "AS 10S KS QS JS 9S 9C"}, talon="9D JC JD")
+        t.to_play(1, give=("JC", "JD"))
+        return t.rejects(1, "play", card="AC", marriage=False)
+
+    held = refusal(load_ruleset("classic", root=tree))
+    assert (held.rule_id, held.reason) == ("play.lead-any", "not-in-hand")
+    edit(tree, "spec/play/lead-any.yaml", "forbid: card not in hand[actor]", "forbid: len(hand[actor]) > 99")
+    bare = refusal(load_ruleset("classic", root=tree))
+    assert bare.reason == "not-available" and bare.message.startswith("card ")
+
+
+def test_same_items_compares_lists_of_any_items():
+    from oracle.lang.stdlib import same_items
+
+    assert same_items([3, 1, 2, 1], [1, 2, 1, 3]) and not same_items([1, 1, 2], [1, 2, 2])
+    assert same_items([None, 1], [1, None]) and not same_items([None, 1], [1, 1])  # unorderable items
+    assert not same_items([1], [1, 1])

@@ -197,10 +197,17 @@ class Fn:
 class GuardFns:
     """The two functions guarding one action, and what each of its guards depends on."""
 
-    check: Fn  # (st, actor, payload) -> index of the first guard that forbids it, or -1
+    check: Fn  # (st, actor, payload) -> the first forbidding guard, -2 - j for a choice j outside its choices, or -1
     legal: Fn  # (st, actor) -> every payload no guard forbids, over the action's choices
     deps: list[set[str]]  # per guard, in order
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
+
+
+def _outside_tests(test: ast.expr) -> list[ast.expr]:
+    """The ``x not in E`` parts of a guard that refuses whenever any of them holds (the whole test,
+    or a disjunct of it). Guards have no side effects, so past that guard ``x`` is in ``E``."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    return [p for p in parts if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.NotIn)]
 
 
 class Compiler:
@@ -310,6 +317,13 @@ class Compiler:
             if isinstance(t, ast.Constant) and not t.value:
                 continue
             check_body.append(ast.If(test=t, body=[ast.Return(_c(i))], orelse=[]))
+        # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
+        # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
+        implied = {ast.dump(x) for t in tests for x in _outside_tests(t)}
+        for j, ((f, _), dom) in enumerate(zip(fields, dom_nodes, strict=False)):
+            outside = ast.Compare(left=_name(f"p_{f}"), ops=[ast.NotIn()], comparators=[copy.deepcopy(dom)])
+            if ast.dump(outside) not in implied:
+                check_body.append(ast.If(test=outside, body=[ast.Return(_c(-2 - j))], orelse=[]))
         check_body.append(ast.Return(_c(-1)))
         check = self._emit(["st", "actor", "a"], check_body)
 

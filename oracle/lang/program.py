@@ -90,7 +90,9 @@ class Guard:
 class CompiledAction:
     decl: ActionDecl
     guards: list[Guard]
-    check: Callable[..., int]  # (st, actor, payload) -> index of the first forbidding guard, or -1
+    # (st, actor, payload) -> the index of the first guard that forbids it; -2 - j when the j-th choice
+    # field is not among its choices; -1 when it is allowed
+    check: Callable[..., int]
     legal: Callable[..., list[dict[str, Any]]]  # (st, actor) -> the payloads no guard forbids
     domains: list[tuple[str, Callable[..., Any]]]  # payload field -> (st, actor) -> its choices
     checkers: dict[str, Callable[[Any, int], bool]]  # payload field -> (value, seats) -> well typed?

@@ -272,7 +272,12 @@ def concat(xss: list[list[Any]]) -> list[Any]:
           "Whether two lists hold the same items the same number of times, in any order.",
           ru="Содержат ли два списка одни и те же элементы столько же раз, в любом порядке.")
 def same_items(a: list[Any], b: list[Any]) -> bool:
-    return len(a) == len(b) and Counter(a) == Counter(b)
+    if len(a) != len(b):
+        return False
+    try:  # cards, seats and numbers sort: several times quicker than counting
+        return sorted(a) == sorted(b)
+    except TypeError:  # items that do not compare with each other
+        return Counter(a) == Counter(b)
 
 
 @register("distinct", ["list[any]"], "bool", "Whether no item occurs twice in the list.",

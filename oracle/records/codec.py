@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import Notation
+from ..cards import Notation, notation
 from ..engine import Action
 from ..errors import InputError, Location
 from ..lang import types as T
@@ -105,25 +105,14 @@ def decode_value(value: Any, t: str, nt: Notation, n_seats: int, where: str) -> 
     return value
 
 
-class Codec:
-    """Reads one record's values for one ruleset and its players; errors are located by ``locate``."""
+class _Readers:
+    """The fast readers of one ruleset's values (every type but seats, which depend on the players)."""
 
-    def __init__(self, rs: Ruleset, nt: Notation, players: list[str], locate: Callable[..., Location]) -> None:
-        self.rs = rs
-        self.nt = nt
-        self.players = players
-        self.locate = locate
-        lookup = nt.lookup
-        names = {p: i for i, p in enumerate(players)}
-        n = len(players)
+    def __init__(self, rs: Ruleset) -> None:
+        lookup = notation(rs).lookup
 
         def card(v: Any) -> Any:
             return lookup.get(v.upper(), _MISS) if type(v) is str else _MISS
-
-        def seat(v: Any) -> Any:
-            if type(v) is int:
-                return v if 0 <= v < n else _MISS
-            return names.get(v, _MISS) if type(v) is str else _MISS
 
         def boolean(v: Any) -> Any:
             return v if type(v) is bool else _MISS
@@ -145,14 +134,36 @@ class Codec:
             out = [cards(x) for x in v]
             return _MISS if _MISS in out else out
 
-        self._fast: dict[str, Callable[[Any], Any]] = {"card": card, "seat": seat, "bool": boolean, "int": integer,
-                                                       "list[card]": cards, "list[list[card]]": hands}
-        self._seat_fast = seat
-        # Per action: how many keys a complete entry has, and a fast reader per field.
-        self._plans = {
-            name: (len(d.fields) + 2, [(f, self._fast[t]) for f, t in d.fields])
-            for name, d in rs.actions.items() if all(t in self._fast for _, t in d.fields)
+        self.by_type: dict[str, Callable[[Any], Any]] = {"card": card, "bool": boolean, "int": integer,
+                                                         "list[card]": cards, "list[list[card]]": hands}
+        readable = {*self.by_type, "seat"}
+        # Per action: how many keys a complete entry has, and each field with its type.
+        self.plans: dict[str, tuple[int, list[tuple[str, str]]]] = {
+            name: (len(d.fields) + 2, list(d.fields))
+            for name, d in rs.actions.items() if all(t in readable for _, t in d.fields)
         }
+
+
+class Codec:
+    """Reads one record's values for one ruleset and its players; errors are located by ``locate``."""
+
+    def __init__(self, rs: Ruleset, nt: Notation, players: list[str], locate: Callable[..., Location]) -> None:
+        self.rs = rs
+        self.nt = nt
+        self.players = players
+        self.locate = locate
+        names = {p: i for i, p in enumerate(players)}
+        n = len(players)
+
+        def seat(v: Any) -> Any:
+            if type(v) is int:
+                return v if 0 <= v < n else _MISS
+            return names.get(v, _MISS) if type(v) is str else _MISS
+
+        readers = rs.derived(_Readers)
+        self._fast = {**readers.by_type, "seat": seat}
+        self._seat_fast = seat
+        self._plans = readers.plans
 
     def fast_action(self, a: Any) -> Action | None:
         """The action of a complete, well-formed entry, or None for the careful path."""
@@ -161,9 +172,10 @@ class Codec:
             if plan is not None and len(a) == plan[0]:
                 seat = self._seat_fast(a.get("seat"))
                 if seat is not _MISS:
+                    fast = self._fast
                     payload = {}
-                    for f, fast in plan[1]:
-                        got = fast(a[f]) if f in a else _MISS
+                    for f, t in plan[1]:
+                        got = fast[t](a[f]) if f in a else _MISS
                         if got is _MISS:
                             return None
                         payload[f] = got

@@ -95,17 +95,47 @@ def _too_deep(value: Any, limit: int = MAX_DEPTH) -> list[Any] | None:
     return None
 
 
-def _deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """Whether any value sits ``limit`` or more levels down: level by level, no paths built."""
+_BIG = 10 ** MAX_INT_DIGITS  # the first number with more digits than a record may write
+
+
+def _oversized(value: Any, limit: int = MAX_DEPTH) -> str | None:
+    """"deep" if any value sits ``limit`` or more levels down, "digits" for a number with more than
+    MAX_INT_DIGITS digits, else None: one pass, level by level, no paths built.
+
+    A record is mostly flat action entries, so this is one loop over its values with a type test
+    each (plain loops: a generator per container cost three times as much).
+    """
     level = [value] if isinstance(value, (dict, list)) else []
+    big = False
     for _ in range(limit - 1):
         nxt: list[Any] = []
+        add = nxt.append
         for x in level:
-            nxt.extend(y for y in (x.values() if isinstance(x, dict) else x) if isinstance(y, (dict, list)))
+            for y in (x.values() if isinstance(x, dict) else x):
+                t = type(y)
+                if t is int:
+                    if y >= _BIG or y <= -_BIG:
+                        big = True
+                elif t is dict or t is list:
+                    add(y)
+                elif t is not str and y is not None and isinstance(y, (dict, list)):
+                    add(y)  # a subclass, from a caller's own data
         if not nxt:
-            return False
+            return "digits" if big else None
         level = nxt
-    return any(len(x) for x in level)
+    return "deep" if any(len(x) for x in level) else "digits" if big else None
+
+
+def _big_number(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """The path to the first number with too many digits (only looked for once one is known to be there)."""
+    if type(value) is int:
+        return path if value >= _BIG or value <= -_BIG else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, x in items:
+        found = _big_number(x, (*path, k))
+        if found is not None:
+            return found
+    return None
 
 
 def read_record(path: str | Path, max_bytes: int = MAX_BYTES) -> RecordFile:
@@ -161,7 +191,13 @@ def parse_record(text: str, name: str) -> RecordFile:
     locator: Locator
     try:
         if is_json:
-            data = json.loads(text.lstrip("\ufeff"), parse_int=_json_int, parse_constant=_json_constant)
+            body = text.lstrip("\ufeff")
+            try:  # numbers longer than a record may write are found after reading (see _oversized)
+                data = json.loads(body, parse_constant=_json_constant)
+            except json.JSONDecodeError:
+                raise
+            except ValueError:  # a number too long for Python to read: find it, with its place
+                data = json.loads(body, parse_int=_json_int, parse_constant=_json_constant)
             locator = JsonLocator(name, text)
         else:
             if len(text) > MAX_YAML_RECORD_BYTES:
@@ -215,9 +251,12 @@ def load_record(data: Any, name: str = "<record>", locator: Locator | None = Non
         raise InputError(f"a record must be a mapping with a header and deals, not {type(data).__name__}",
                          locator.locate())
     rec = RecordFile(name, data, locator)
-    deep = _too_deep(data) if _deeper_than(data) else None  # the path is worked out only when needed
-    if deep is not None:
-        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", rec.locate(*deep))
+    odd = _oversized(data)  # the path is worked out only when needed
+    if odd == "deep":
+        raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)",
+                         rec.locate(*(_too_deep(data) or [])))
+    if odd == "digits":
+        raise InputError(f"the number has more than {MAX_INT_DIGITS} digits", rec.locate(*(_big_number(data) or ())))
     bad_key = next((k for k in data if not isinstance(k, str)), None)
     if bad_key is not None:
         raise InputError(f"(top level): the field name {bad_key!r} is not text", rec.locate(bad_key))

@@ -87,7 +87,7 @@ class _Compiler:
             checks.append(self.ref(s["$ref"]))
         if "type" in s:
             kinds = [_is_type(t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]])]
-            checks.append(lambda v, kinds=kinds: any(k(v) for k in kinds))
+            checks.append(kinds[0] if len(kinds) == 1 else _any_of(kinds))
         if "const" in s:
             checks.append(lambda v, c=s["const"]: _equal(v, c))
         if "enum" in s:
@@ -96,21 +96,41 @@ class _Compiler:
             checks.append(lambda v, r=tuple(s["required"]): not isinstance(v, dict) or all(k in v for k in r))
         props = {k: self.schema(x) for k, x in (s.get("properties") or {}).items()}
         if props:
-            def properties(v: Any, props: dict[str, Check] = props) -> bool:
-                return not isinstance(v, dict) or all(c(v[k]) for k, c in props.items() if k in v)
+            pairs = tuple(props.items())
+
+            def properties(v: Any, pairs: tuple[tuple[str, Check], ...] = pairs) -> bool:
+                if not isinstance(v, dict):
+                    return True
+                for k, c in pairs:
+                    if k in v and not c(v[k]):
+                        return False
+                return True
             checks.append(properties)
         if "additionalProperties" in s:
             extra = self.schema(s["additionalProperties"])
             known = frozenset(props)
 
             def additional(v: Any, extra: Check = extra, known: frozenset[str] = known) -> bool:
-                return not isinstance(v, dict) or all(extra(x) for k, x in v.items() if k not in known)
+                if not isinstance(v, dict):
+                    return True
+                for k, x in v.items():
+                    if k not in known and not extra(x):
+                        return False
+                return True
             checks.append(additional)
         if "items" in s:
             if isinstance(s["items"], list):
                 raise _Unsupported("items as a list")
             item = self.schema(s["items"])
-            checks.append(lambda v, item=item: not isinstance(v, list) or all(item(x) for x in v))
+
+            def items(v: Any, item: Check = item) -> bool:
+                if not isinstance(v, list):
+                    return True
+                for x in v:
+                    if not item(x):
+                        return False
+                return True
+            checks.append(items)
         if "minItems" in s:
             checks.append(lambda v, n=s["minItems"]: not isinstance(v, list) or len(v) >= n)
         if "minLength" in s:
@@ -124,14 +144,46 @@ class _Compiler:
             checks.append(lambda v: not isinstance(v, list)
                           or all(not _equal(v[i], v[j]) for i in range(len(v)) for j in range(i + 1, len(v))))
         if "oneOf" in s:
-            subs = [self.schema(x) for x in s["oneOf"]]
-            checks.append(lambda v, subs=subs: sum(1 for c in subs if c(v)) == 1)
+            subs = tuple(self.schema(x) for x in s["oneOf"])
+
+            def one_of(v: Any, subs: tuple[Check, ...] = subs) -> bool:
+                hits = 0
+                for c in subs:
+                    if c(v):
+                        hits += 1
+                return hits == 1
+            checks.append(one_of)
         if "anyOf" in s:
-            subs = [self.schema(x) for x in s["anyOf"]]
-            checks.append(lambda v, subs=subs: any(c(v) for c in subs))
+            checks.append(_any_of([self.schema(x) for x in s["anyOf"]]))
         if len(checks) == 1:
             return checks[0]
-        return lambda v, checks=tuple(checks): all(c(v) for c in checks)
+        return _all_of(checks)
+
+
+# Plain loops rather than all()/any() over generators: the header is checked once per record.
+def _any_of(checks: list[Check]) -> Check:
+    cs = tuple(checks)
+
+    def any_of(v: Any) -> bool:
+        for c in cs:
+            if c(v):
+                return True
+        return False
+    return any_of
+
+
+def _all_of(checks: list[Check]) -> Check:
+    cs = tuple(checks)
+    if len(cs) == 2:
+        a, b = cs
+        return lambda v: a(v) and b(v)
+
+    def all_of(v: Any) -> bool:
+        for c in cs:
+            if not c(v):
+                return False
+        return True
+    return all_of
 
 
 def compile_check(schema: dict[str, Any]) -> Check | None:
