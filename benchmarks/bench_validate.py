@@ -139,13 +139,16 @@ def agree(records: Records) -> tuple[dict[str, Records], dict[str, int]]:
     return judged, tally
 
 
-def cpu(fn: Callable[[], Any], repeat: int) -> float:
-    runs = []
+def interleaved(fns: list[Callable[[], Any]], repeat: int) -> list[float]:
+    """Each function's median CPU time, the passes taken in turn (a, b, c, a, b, c...), so a change in
+    the machine's load falls on every referee alike rather than on whichever ran then."""
+    runs: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        runs.append(time.process_time() - t)
-    return statistics.median(runs)
+        for fn, times in zip(fns, runs, strict=True):
+            t = time.process_time()
+            fn()
+            times.append(time.process_time() - t)
+    return [statistics.median(times) for times in runs]
 
 
 def deals_in(records: Records) -> int:
@@ -169,7 +172,7 @@ def measure(label: str, records: Records, repeat: int) -> None:
             referee(json.loads(text))
 
     passed_in()  # resolve and compile outside the timing
-    t_new, t_in, t_base = cpu(new_user, repeat), cpu(passed_in, repeat), cpu(baseline, repeat)
+    t_new, t_in, t_base = interleaved([new_user, passed_in, baseline], repeat)
     print(f"{label}: {len(records)} records, {deals} deals; medians of {repeat} passes, CPU time")
     print(f"  baseline (hand-written)           {deals / t_base:>9.0f} deals/s")
     for what, t in (("oracle, validate_record as is", t_new), ("oracle, rulesets passed in", t_in)):

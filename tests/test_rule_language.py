@@ -160,3 +160,21 @@ def test_same_items_compares_lists_of_any_items():
     assert same_items([3, 1, 2, 1], [1, 2, 1, 3]) and not same_items([1, 1, 2], [1, 2, 2])
     assert same_items([None, 1], [1, None]) and not same_items([None, 1], [1, 1])  # unorderable items
     assert not same_items([1], [1, 1])
+
+
+def test_a_procedure_reading_a_changing_place_twice_is_not_inlined(tree):
+    # move(x, src, dst) runs as src.remove(x) then dst.append(x); an x read from src itself must be read
+    # once, before the removal, or the next card would be appended instead.
+    import random
+
+    from oracle import Game, play_random
+
+    def sheet(rs):
+        g = Game(rs, dealer=0, seed=5)
+        play_random(g, random.Random(5), max_deals=3)
+        return g.sheet, g.v["won"]
+
+    plain = sheet(load_ruleset("classic", root=tree))
+    edit(tree, "spec/play/lead-any.yaml", "move(card, hand[actor], trick)",
+         "move(hand[actor][position(hand[actor], card)], hand[actor], trick)")
+    assert sheet(load_ruleset("classic", root=tree)) == plain

@@ -802,8 +802,10 @@ class Compiler:
                 if isinstance(value, (int, bool, str)) or value is None:
                     return Val(_c(value), rtype)
         if b.inline is not None:
-            return Val(b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
-                                                for v in checked]), rtype)
+            node = b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
+                                            for v in checked])
+            if node is not None:
+                return Val(node, rtype)
         if b.name == "mark" and checked and checked[0].const and checked[0].value not in self.env.marks:
             raise self.error(args.children[0].meta if args else name,
                              f"mark {checked[0].value!r} is not declared in any rule's 'marks'"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-Inliner = Callable[["DeckShape", list[ast.expr]], ast.expr]
+Inliner = Callable[["DeckShape", list[ast.expr]], "ast.expr | None"]  # None: call the function instead
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,22 @@ def _const(v: Any) -> ast.expr:
 
 def _direct(pyname: str) -> Inliner:
     return lambda d, a: ast.Call(func=ast.Name(pyname, ast.Load()), args=list(a), keywords=[])
+
+
+def _methods(*calls: tuple[int, str, tuple[int, ...]]) -> Inliner:
+    """List methods called in place of a procedure: (object argument, method, its arguments) each, in
+    order, as one expression. Rule expressions change nothing, so the order they are read in does not
+    matter; an argument read twice must be a name or a constant (``hand[s][0]`` changes in between),
+    otherwise the procedure is called (None)."""
+    uses = [i for obj, _, args in calls for i in (obj, *args)]
+
+    def inline(d: DeckShape, a: list[ast.expr]) -> ast.expr | None:
+        if any(uses.count(i) > 1 and not isinstance(a[i], (ast.Name, ast.Constant)) for i in set(uses)):
+            return None
+        steps = [ast.Call(func=ast.Attribute(a[obj], name, ast.Load()), args=[a[i] for i in args], keywords=[])
+                 for obj, name, args in calls]
+        return steps[0] if len(steps) == 1 else ast.Tuple(elts=steps, ctx=ast.Load())
+    return inline
 
 
 # --- cards -----------------------------------------------------------------
@@ -316,7 +332,8 @@ def round_to(x: int, unit: int) -> int:
 
 @register("move", ["any", "list[any]", "list[any]"], "none",
           "Move one item from the first list to the end of the second.",
-          ru="Переложить один элемент из первого списка в конец второго.", kind="procedure")
+          ru="Переложить один элемент из первого списка в конец второго.", kind="procedure",
+          inline=_methods((1, "remove", (0,)), (2, "append", (0,))))
 def move(x: Any, src: list[Any], dst: list[Any]) -> None:
     src.remove(x)
     dst.append(x)
@@ -324,20 +341,21 @@ def move(x: Any, src: list[Any], dst: list[Any]) -> None:
 
 @register("move_all", ["list[any]", "list[any]"], "none",
           "Move every item of the first list to the end of the second.",
-          ru="Переложить все элементы первого списка в конец второго.", kind="procedure")
+          ru="Переложить все элементы первого списка в конец второго.", kind="procedure",
+          inline=_methods((1, "extend", (0,)), (0, "clear", ())))
 def move_all(src: list[Any], dst: list[Any]) -> None:
     dst.extend(src)
     src.clear()
 
 
 @register("append", ["list[any]", "any"], "none", "Add an item to the end of a list.",
-          ru="Добавить элемент в конец списка.", kind="procedure")
+          ru="Добавить элемент в конец списка.", kind="procedure", inline=_methods((0, "append", (1,))))
 def append(xs: list[Any], x: Any) -> None:
     xs.append(x)
 
 
 @register("clear", ["list[any]"], "none", "Remove every item from a list.",
-          ru="Удалить из списка все элементы.", kind="procedure")
+          ru="Удалить из списка все элементы.", kind="procedure", inline=_methods((0, "clear", ())))
 def clear(xs: list[Any]) -> None:
     xs.clear()
 

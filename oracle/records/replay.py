@@ -193,13 +193,16 @@ class Replayer:
                 raise InputError(f"{place(('deals', di))}: unknown field {key!r}", self.rec.locate("deals", di, key))
         actions = deal["actions"]
         ai = 0
-        looked: tuple[str, int] | None = None
+        v = game.v
+        sheet = game.sheet
+        looked_phase, looked_used = None, -1
+        fast = self.codec.fast_action
         while True:
             # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
             # A chance action can only appear when the phase changes, so look only then.
             decl = None
-            if looked != (game.v["phase"], len(used_chance)):
-                looked = (game.v["phase"], len(used_chance))
+            if v["phase"] != looked_phase or len(used_chance) != looked_used:
+                looked_phase, looked_used = v["phase"], len(used_chance)
                 decl = game.chance_action()
             if decl is not None and decl.name not in used_chance:
                 missing = [f for f, _ in decl.fields if f not in deal]
@@ -217,11 +220,11 @@ class Replayer:
                 continue
             if ai >= len(actions):
                 break
-            if len(game.sheet) > sheet_before:
+            if len(sheet) > sheet_before:
                 self.violate(n, ai + 1, None, "more actions", RECORD_RULE, "after-end-of-deal",
                              "the deal is over, but the record goes on", ("deals", di, "actions", ai))
                 return
-            action = self.read_action(actions[ai], di, ai)
+            action = fast(actions[ai]) or self.read_action(actions[ai], di, ai)
             self.actions += 1
             if action is not None and self.apply(game, action, n, ai + 1,
                                                  ("deals", di, "actions", ai)):
