@@ -178,3 +178,18 @@ def test_a_procedure_reading_a_changing_place_twice_is_not_inlined(tree):
     edit(tree, "spec/play/lead-any.yaml", "move(card, hand[actor], trick)",
          "move(hand[actor][position(hand[actor], card)], hand[actor], trick)")
     assert sheet(load_ruleset("classic", root=tree)) == plain
+
+
+def test_list_procedures_are_inlined_only_where_a_second_read_reads_the_same():
+    import ast
+
+    from oracle.lang.stdlib import REGISTRY
+
+    def arg(text):
+        return ast.parse(text, mode="eval").body
+
+    move, move_all = REGISTRY["move"].inline, REGISTRY["move_all"].inline
+    assert move(None, [arg("p_card"), arg("V['hand'][actor]"), arg("V['trick']")]) is not None
+    assert move(None, [arg("V['hand'][actor][0]"), arg("V['hand'][actor]"), arg("V['trick']")]) is None
+    assert move_all(None, [arg("V['hand'][s]"), arg("V['stock']")]) is not None
+    assert move_all(None, [arg("V['hand'][len(V['trick'])]"), arg("V['trick']")]) is None

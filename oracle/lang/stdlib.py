@@ -68,20 +68,36 @@ def _direct(pyname: str) -> Inliner:
     return lambda d, a: ast.Call(func=ast.Name(pyname, ast.Load()), args=list(a), keywords=[])
 
 
-def _methods(*calls: tuple[int, str, tuple[int, ...]]) -> Inliner:
+def _methods(*calls: tuple[int, str, tuple[int, ...]], places: tuple[int, ...] = ()) -> Inliner:
     """List methods called in place of a procedure: (object argument, method, its arguments) each, in
     order, as one expression. Rule expressions change nothing, so the order they are read in does not
-    matter; an argument read twice must be a name or a constant (``hand[s][0]`` changes in between),
-    otherwise the procedure is called (None)."""
+    matter, but an argument read twice must read the same both times: a name or a constant, or, for
+    the arguments in ``places``, a place such as ``hand[s]`` (appending to or clearing another list
+    moves nothing in it). ``hand[s][0]`` changes once a card leaves ``hand[s]``: then the procedure
+    is called instead (None)."""
     uses = [i for obj, _, args in calls for i in (obj, *args)]
+    twice = {i for i in uses if uses.count(i) > 1}
 
     def inline(d: DeckShape, a: list[ast.expr]) -> ast.expr | None:
-        if any(uses.count(i) > 1 and not isinstance(a[i], (ast.Name, ast.Constant)) for i in set(uses)):
+        if any(not (_plain(a[i]) or (i in places and _place(a[i]))) for i in twice):
             return None
         steps = [ast.Call(func=ast.Attribute(a[obj], name, ast.Load()), args=[a[i] for i in args], keywords=[])
                  for obj, name, args in calls]
         return steps[0] if len(steps) == 1 else ast.Tuple(elts=steps, ctx=ast.Load())
     return inline
+
+
+def _plain(node: ast.expr) -> bool:
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
+def _place(node: ast.expr) -> bool:
+    """A state variable, or an entry of one at a name or a constant: V['won'][w]."""
+    while isinstance(node, ast.Subscript):
+        if not _plain(node.slice):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 # --- cards -----------------------------------------------------------------
@@ -342,7 +358,7 @@ def move(x: Any, src: list[Any], dst: list[Any]) -> None:
 @register("move_all", ["list[any]", "list[any]"], "none",
           "Move every item of the first list to the end of the second.",
           ru="Переложить все элементы первого списка в конец второго.", kind="procedure",
-          inline=_methods((1, "extend", (0,)), (0, "clear", ())))
+          inline=_methods((1, "extend", (0,)), (0, "clear", ()), places=(0,)))
 def move_all(src: list[Any], dst: list[Any]) -> None:
     dst.extend(src)
     src.clear()

@@ -139,12 +139,17 @@ class _Readers:
 
         self.by_type: dict[str, Callable[[Any], Any]] = {"card": card, "bool": boolean, "int": integer,
                                                          "list[card]": cards, "list[list[card]]": hands}
-        readable = {*self.by_type, "seat"}
-        # Per action: how many keys a complete entry has, and each field with its type.
-        self.plans: dict[str, tuple[int, list[tuple[str, str]]]] = {
-            name: (len(d.fields) + 2, list(d.fields))
-            for name, d in rs.actions.items() if all(t in readable for _, t in d.fields)
+        self.lookup = lookup
+        # Per action: how many keys a complete entry has, and each field with the code of its type.
+        self.plans: dict[str, tuple[int, tuple[tuple[str, int], ...]]] = {
+            name: (len(d.fields) + 2, tuple((f, _CODES[t]) for f, t in d.fields))
+            for name, d in rs.actions.items() if all(t in _CODES for _, t in d.fields)
         }
+
+
+# The payload types an action entry's fast path reads in line (anything else takes the careful path).
+_CARD, _BOOL, _INT, _SEAT, _CARDS = range(5)
+_CODES = {"card": _CARD, "bool": _BOOL, "int": _INT, "seat": _SEAT, "list[card]": _CARDS}
 
 
 class Codec:
@@ -167,23 +172,49 @@ class Codec:
         self._fast = {**readers.by_type, "seat": seat}
         self._seat_fast = seat
         self._plans = readers.plans
+        self._lookup = readers.lookup
+        self._cards = readers.by_type["list[card]"]
 
     def fast_action(self, a: Any) -> Action | None:
-        """The action of a complete, well-formed entry, or None for the careful path."""
-        if type(a) is dict and type(a.get("action")) is str:
-            plan = self._plans.get(a["action"])
-            if plan is not None and len(a) == plan[0]:
-                seat = self._seat_fast(a.get("seat"))
-                if seat is not _MISS:
-                    fast = self._fast
-                    payload = {}
-                    for f, t in plan[1]:
-                        got = fast[t](a[f]) if f in a else _MISS
-                        if got is _MISS:
-                            return None
-                        payload[f] = got
-                    return Action(a["action"], seat, payload)
-        return None
+        """The action of a complete, well-formed entry, or None for the careful path.
+
+        Every action of a record passes here, so the readers are written in line, by type code.
+        """
+        if type(a) is not dict:
+            return None
+        kind = a.get("action")
+        plan = self._plans.get(kind) if type(kind) is str else None
+        if plan is None or len(a) != plan[0]:
+            return None
+        seat = self._seat_fast(a.get("seat"))
+        if seat is _MISS:
+            return None
+        lookup = self._lookup
+        payload = {}
+        for f, code in plan[1]:
+            x = a.get(f, _MISS)
+            if code == _CARD:
+                if type(x) is not str:
+                    return None
+                got = lookup.get(x)
+                if got is None:
+                    got = lookup.get(x.upper())
+                    if got is None:
+                        return None
+            elif code == _BOOL or code == _INT:
+                if type(x) is not (bool if code == _BOOL else int):
+                    return None
+                got = x
+            elif code == _SEAT:
+                got = self._seat_fast(x)
+                if got is _MISS:
+                    return None
+            else:
+                got = self._cards(x)
+                if got is _MISS:
+                    return None
+            payload[f] = got
+        return Action(kind, seat, payload)
 
     def seat(self, value: Any, *path: Any) -> int:
         n = len(self.players)
