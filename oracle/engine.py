@@ -224,35 +224,38 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise."""
-        rej = self.check(action)
+        rej = self.try_apply(action)
         if rej is not None:
             raise IllegalAction(rej)
-        self._run(action)
 
     def try_apply(self, action: Action, typed: bool = False) -> Rejection | None:
         """Check once, and apply if legal: the rejection, or None when the action was applied."""
-        # The common case of a replay, in one call: a typed payload, for the seat on turn, of an action
-        # of this phase with no 'when', that no guard forbids. Anything else goes the careful way,
-        # which also words the rejection.
+        # The common case, in one call of the action's compiled step: a well-typed payload, for the seat
+        # on turn, of an action of this phase with no 'when', that no guard forbids. Anything else goes
+        # the careful way (check, then the effects), which also words the rejection.
         st = self.st
         v = st.v
         ca = self.c.actions.get(action.kind)
         decl = ca.decl if ca is not None else None
-        common = (typed and decl is not None and ca.when is None and not v["game_over"] and decl.phase == v["phase"]
+        common = (decl is not None and ca.when is None and not v["game_over"] and decl.phase == v["phase"]
                   and action.seat == (v["turn"] if decl.actor == "turn" else v["dealer"] if decl.actor == "dealer"
-                                      else None))
-        if not common:
+                                      else None)
+                  and (typed or self._payload_problem(decl, action.payload) is None))
+        if not common or self.tracer is not None:
             rej = self.check(action, typed)
             if rej is None:
                 self._run(action)
             return rej
+        before = v["phase"]
+        step = ca.step
         try:
-            i = ca.check(st, action.seat, action.payload)
+            i = step(st, action.seat, action.payload)
         except Exception as exc:
-            raise self._runtime(decl.rule_id, exc) from None
-        if i != -1:
+            raise self._runtime(self._failed_clause(step, exc, action.kind, decl.rule_id), exc) from None
+        if i != -1:  # refused before any effect ran: say why, the careful way
             return self.check(action, typed)
-        self._run(action)
+        if v["phase"] != before:
+            self._settle(before)
         return None
 
     def _run(self, action: Action) -> None:
@@ -277,12 +280,7 @@ class Game:
             try:
                 trigger.run(st, seat, payload)
             except Exception as exc:
-                tb = exc.__traceback__
-                while tb is not None and tb.tb_frame.f_code is not trigger.run.__code__:
-                    tb = tb.tb_next
-                index = (tb.tb_lineno - 1) if tb is not None else 0
-                effect = effects[min(max(index, 0), len(effects) - 1)]
-                raise self._runtime(effect.rule_id, exc) from None
+                raise self._runtime(self._failed_clause(trigger.run, exc, on, effects[-1].rule_id), exc) from None
             return
         for effect in effects:
             before = pickle.dumps(st.v, 5)
@@ -291,6 +289,17 @@ class Game:
             except Exception as exc:
                 raise self._runtime(effect.rule_id, exc) from None
             tracer(effect, before, st.v)
+
+    def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str, otherwise: str) -> str:
+        """The rule whose clause raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of
+        trigger ``on``; any line past them (a step's own check), ``otherwise``."""
+        trigger = self.c.triggers.get(on)
+        effects = trigger.effects if trigger is not None else []
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not fn.__code__:
+            tb = tb.tb_next
+        index = (tb.tb_lineno - 1) if tb is not None else 0
+        return effects[max(index, 0)].rule_id if index < len(effects) else otherwise
 
     def _settle(self, before: str | None) -> None:
         # Entering a phase runs its 'enter' logic, which may move on to another phase.

@@ -193,3 +193,24 @@ def test_list_procedures_are_inlined_only_where_a_second_read_reads_the_same():
     assert move(None, [arg("V['hand'][actor][0]"), arg("V['hand'][actor]"), arg("V['trick']")]) is None
     assert move_all(None, [arg("V['hand'][s]"), arg("V['stock']")]) is not None
     assert move_all(None, [arg("V['hand'][len(V['trick'])]"), arg("V['trick']")]) is None
+
+
+@pytest.mark.parametrize(("rel", "old", "new", "charged"), [
+    # an effect's error: its own rule, though the action's check and effects run as one function
+    ("spec/play/trick-resolution.yaml", "let w = trick_winner()", "let w = trick_by[7 - len(trick)]",
+     "play.trick-resolution"),
+    # a guard's error: the rule declaring the action, as when the check runs alone
+    ("spec/play/follow-suit.yaml", "forbid: len(trick) > 0 and", "forbid: len(trick) > 0 and trick_by[5] == 0 and",
+     "play.lead-any"),
+])
+def test_a_rule_that_fails_while_an_action_runs_is_named(tree, rel, old, new, charged):
+    from support import Table
+
+    from oracle.errors import RuleRuntimeError
+
+    edit(tree, rel, old, new)
+    t = Table(load_ruleset("classic", root=tree), hands={1: "AS 10S KS QS JS 9S 9C"}, talon="9D JC JD")
+    t.to_play(1, give=("JC", "JD"))
+    with pytest.raises(RuleRuntimeError, match=f"rule {charged} failed while running"):
+        for card in ("AS", "AD", "10C", "10S"):
+            t.act(t.game.v["turn"], "play", card=card, marriage=False)

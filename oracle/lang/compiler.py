@@ -319,10 +319,14 @@ class Compiler:
             check_body.append(ast.If(test=t, body=[ast.Return(_c(i))], orelse=[]))
         # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
         # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
+        # A flag's choices being both values, its type says it all (payloads are type-checked first).
         implied = {ast.dump(x) for t in tests for x in _outside_tests(t)}
-        for j, ((f, _), dom) in enumerate(zip(fields, dom_nodes, strict=False)):
+        for j, ((f, ftype), dom) in enumerate(zip(fields, dom_nodes, strict=False)):
             outside = ast.Compare(left=_name(f"p_{f}"), ops=[ast.NotIn()], comparators=[copy.deepcopy(dom)])
-            if ast.dump(outside) not in implied:
+            both_flags = (T.normalize(ftype) == "bool" and isinstance(dom, (ast.Tuple, ast.List))
+                          and {type(e.value) for e in dom.elts if isinstance(e, ast.Constant)} == {bool}
+                          and {e.value for e in dom.elts if isinstance(e, ast.Constant)} == {False, True})
+            if ast.dump(outside) not in implied and not both_flags:
                 check_body.append(ast.If(test=outside, body=[ast.Return(_c(-2 - j))], orelse=[]))
         check_body.append(ast.Return(_c(-1)))
         check = self._emit(["st", "actor", "a"], check_body)
@@ -386,6 +390,29 @@ class Compiler:
                         node.col_offset = node.end_col_offset = 0
             body.extend(stmts or [ast.Pass()])
         fn = self._function(args, body)
+        handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
+                    set().union(*(p.writes for p in parts)), fn.name)
+        self.functions.append((fn, handle))
+        return handle
+
+    def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int) -> Fn:
+        """One function that checks an action and, when no guard forbids it, runs its effects: the
+        check's statements, then the fused effects' (``run``, from :meth:`fuse`), then ``return -1``.
+
+        A refusal returns before any effect ran, so the state is as it was. The effects keep their
+        line numbers (1 for the first effect clause...); the check's statements are put after the last
+        of them, so an error is charged to an effect's rule or, past them, to the action's.
+        """
+        by_handle = {id(h): f for f, h in self.functions}
+        checking = copy.deepcopy(by_handle[id(check)].body[:-1])  # up to its closing 'return -1'
+        running = copy.deepcopy(by_handle[id(run)].body[1 + n_unpacked:]) if run is not None else []
+        for st in checking:
+            for node in ast.walk(st):
+                if isinstance(node, (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword)):
+                    node.lineno = node.end_lineno = n_effects + 1
+                    node.col_offset = node.end_col_offset = 0
+        fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
+        parts = [check] + ([run] if run is not None else [])
         handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
                     set().union(*(p.writes for p in parts)), fn.name)
         self.functions.append((fn, handle))

@@ -100,6 +100,10 @@ class CompiledAction:
     when: Callable[..., bool] | None = None  # (st, actor) -> whether the action exists now
     hint: Callable[..., int] | None = None  # (st, actor, payload) -> how much a simple bot likes it
     guard_deps: set[str] = field(default_factory=set)  # the rules any of its guards use
+    # (st, actor, payload) -> as check, and when it gives -1 the action's effects have run as well:
+    # the untraced fast path, one call per action. An error on line i + 1 is effect clause i's; past
+    # the last effect, the check's.
+    step: Callable[..., int] | None = None
 
     @property
     def name(self) -> str:
@@ -201,7 +205,7 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]))
+                set(m["guard_deps"]), ns[m["step"]])
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
@@ -257,6 +261,10 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
         fields = [f for f, _ in decl.fields] if decl is not None else []
         parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields)) for c in dos]
         effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields))
+    for aname, a in p.actions.items():
+        parts_run = effect_fns.get(aname)
+        staged[aname]["step"] = comp.step(staged[aname]["gf"].check, parts_run[1] if parts_run else None,
+                                          len(a.fields), len(parts_run[0]) if parts_run else 0)
     code = comp.build(filename)
     meta: dict[str, Any] = {"actions": {}, "triggers": {}}
 
@@ -270,11 +278,12 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             gf.check.fn, gf.legal.fn, [(f, h.fn) for f, h in e["domains"]],
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
-            e["hint"].fn if "hint" in e else None, set(gf.check.deps))
+            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
-            "check": gf.check.name, "legal": gf.legal.name, "deps": [sorted(d) for d in gf.deps],
+            "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
+            "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
             **{k: e[k].name if k in e else None for k in ("sample", "when", "hint")}}
