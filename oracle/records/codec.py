@@ -22,7 +22,7 @@ from ..ruleset import ActionDecl, Ruleset
 FORMAT = "thousand-record"
 VERSION = 1
 _MISS = object()  # a fast reader's "not the common case": take the careful path
-_WRITTEN_AS_IS = frozenset({"int", "int?", "bool", "bool?", "str", "str?"})  # types a record writes unchanged
+WRITTEN_AS_IS = frozenset({"int", "int?", "bool", "bool?", "str", "str?"})  # types a record writes unchanged
 
 
 def encode_value(value: Any, t: str, nt: Notation, players: list[str] | None = None) -> Any:
@@ -61,7 +61,7 @@ def sheet_value(rs: Ruleset, nt: Notation, key: str, value: Any, players: list[s
     decl = rs.vars.get(key)
     if decl is None:
         return value
-    if decl.type in _WRITTEN_AS_IS:  # numbers and flags: most of a score sheet
+    if decl.type in WRITTEN_AS_IS:  # numbers and flags: most of a score sheet
         return list(value) if decl.scope == "seat" else value
     if decl.scope == "seat":
         return [encode_value(x, decl.type, nt, players) for x in value]

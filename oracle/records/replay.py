@@ -12,14 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import Notation, notation
-from ..engine import Action, Game
+from ..engine import Action, Game, Rejection
 from ..errors import InputError, OracleError, ParamError
 from ..lang import types as T
 from ..places import place
 from ..ruleset import Ruleset, load_ruleset
 from .allowed import NOTHING, Allowed, allowed_actions, result_value
 from .blame import RECORD_RULE, DealStart, decided_by
-from .codec import Codec, encode_action, is_chance, sheet_value
+from .codec import WRITTEN_AS_IS, Codec, encode_action, is_chance, sheet_value
 from .reading import RecordFile
 from .verdict import Violation
 
@@ -67,6 +67,14 @@ def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any,
     return rs
 
 
+def _record_shape(rs: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
+    """What a record of this ruleset holds beside its actions: the deal-level fields (those of the
+    chance actions: the cards dealt, the shuffled pack), and the sheet's values a record writes as
+    they are (numbers and flags, compared without encoding)."""
+    return (frozenset(f for a in rs.actions.values() if is_chance(a) for f, _ in a.fields),
+            frozenset(d.name for d in rs.vars.values() if d.type in WRITTEN_AS_IS))
+
+
 class Replayer:
     """Replays one record; collects violations."""
 
@@ -84,6 +92,7 @@ class Replayer:
             raise InputError(f"ruleset {self.rs.name!r} seats {self.rs.players} players, but the record names "
                              f"{len(self.players)}", rec.locate("players"))
         self.codec = Codec(self.rs, self.nt, self.players, rec.locate)
+        self.chance_fields, self.as_is = self.rs.derived(_record_shape)
         self.game: Game | None = None
         self.actions = 0
         self.applied_by_deal: list[list[Action]] = []  # every deal's actions, to explain an outcome later
@@ -187,7 +196,7 @@ class Replayer:
                              result_value("dealer", self.players[game.v["dealer"]]))
         sheet_before = len(game.sheet)
         used_chance: set[str] = set()
-        chance_fields = {f for a in self.rs.actions.values() if is_chance(a) for f, _ in a.fields}
+        chance_fields = self.chance_fields
         for key in deal:
             if key not in ("dealer", "actions", "result") and key not in chance_fields:
                 raise InputError(f"{place(('deals', di))}: unknown field {key!r}", self.rec.locate("deals", di, key))
@@ -197,6 +206,8 @@ class Replayer:
         sheet = game.sheet
         looked_phase, looked_used = None, -1
         fast = self.codec.fast_action
+        try_apply = game.try_apply
+        hook = self.decision_hook
         while True:
             # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
             # A chance action can only appear when the phase changes, so look only then.
@@ -224,12 +235,23 @@ class Replayer:
                 self.violate(n, ai + 1, None, "more actions", RECORD_RULE, "after-end-of-deal",
                              "the deal is over, but the record goes on", ("deals", di, "actions", ai))
                 return
-            action = fast(actions[ai]) or self.read_action(actions[ai], di, ai)
-            self.actions += 1
-            if action is not None and self.apply(game, action, n, ai + 1,
-                                                 ("deals", di, "actions", ai)):
-                applied.append(action)
-            ai += 1
+            # A run of ordinary actions in one phase, the bulk of a record, at the least cost per action.
+            start = ai
+            while ai < len(actions) and v["phase"] == looked_phase:
+                action = fast(actions[ai]) or self.read_action(actions[ai], di, ai)
+                ai += 1
+                if action is None:
+                    continue
+                if hook is not None:
+                    hook(game, action)
+                rej = try_apply(action, True)
+                if rej is None:
+                    applied.append(action)
+                    if len(sheet) > sheet_before:
+                        break
+                else:
+                    self.refused(game, action, rej, n, ai, ("deals", di, "actions", ai - 1))
+            self.actions += ai - start
         finished = len(game.sheet) > sheet_before
         if not finished:
             if not last:
@@ -276,14 +298,19 @@ class Replayer:
         return Action(kind, seat, payload)
 
     def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
+        """Check and apply one action; False, with the violation noted, if the rules refuse it."""
         if self.decision_hook is not None:
             self.decision_hook(game, action)
         rej = game.try_apply(action, typed=True)
         if rej is not None:
-            self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where,
-                         self.allowed_now(game, action))
+            self.refused(game, action, rej, deal, index, where)
             return False
         return True
+
+    def refused(self, game: Game, action: Action, rej: Rejection, deal: int, index: int | None,
+                where: tuple[Any, ...]) -> None:
+        self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where,
+                     self.allowed_now(game, action))
 
     # ------------------------------------------------------------------ results
     def check_result(self, game: Game, di: int, result: Any, row: dict[str, Any]) -> None:
@@ -291,9 +318,11 @@ class Replayer:
             raise InputError(f"{place(('deals', di, 'result'))}: "
                              f"the result is a mapping of score-sheet values, not {result!r}",
                              self.rec.locate("deals", di, "result"))
+        as_is = self.as_is
         for key, want_raw in result.items():
-            if key in row and key != "marks" and want_raw == sheet_value(self.rs, self.nt, key, row[key],
-                                                                         self.players):
+            if key in row and key != "marks" and (want_raw == row[key] if key in as_is else
+                                                  want_raw == sheet_value(self.rs, self.nt, key, row[key],
+                                                                          self.players)):
                 continue  # written exactly as the oracle would write it
             if key not in row:
                 raise InputError(f"{place(('deals', di, 'result'))}: {key!r} is not on the score sheet of ruleset "
