@@ -41,7 +41,7 @@ class State:
             "winner": None,
         }
         self.v = v
-        self._fill(rs.layout["*"])
+        self._fill("*")
 
     @property
     def rng(self) -> random.Random:
@@ -50,18 +50,25 @@ class State:
             self._rng = random.Random(self._seed)
         return self._rng
 
-    def _fill(self, entries: tuple[tuple[str, bool, Any, bool], ...]) -> None:
+    def _fill(self, lifetime: str) -> None:
+        """Start afresh every variable of ``lifetime`` ("*": all of them)."""
+        plan = self.rs.derived(_fill_plans).get(lifetime)
+        if plan is None:
+            return
+        plain, seat_values, lists, seat_lists = plan
         v = self.v
         n = v["n_seats"]
-        for name, per_seat, init, copied in entries:
-            if per_seat:
-                v[name] = [list(init) for _ in range(n)] if copied else [init] * n
-            else:
-                v[name] = list(init) if copied else init
+        v.update(plain)
+        for name, init in seat_values:
+            v[name] = [init] * n
+        for name, init in lists:
+            v[name] = list(init)
+        for name, init in seat_lists:
+            v[name] = [list(init) for _ in range(n)]
 
     # Called from rule logic through the standard library.
     def reset(self, lifetime: str) -> None:
-        self._fill(self.rs.layout.get(lifetime, ()))
+        self._fill(lifetime)
 
     def mark(self, what: str, seat: int) -> None:
         self.marks.append((what, seat))
@@ -129,3 +136,19 @@ def _rng_to_json(rng: random.Random) -> list[Any]:
 def _rng_from_json(data: list[Any]) -> tuple[Any, ...]:
     version, internal, gauss = data
     return (version, tuple(internal), gauss)
+
+
+_FillPlan = tuple[dict[str, Any], list[tuple[str, Any]], list[tuple[str, Any]], list[tuple[str, Any]]]
+
+
+def _fill_plans(rs: Ruleset) -> dict[str, _FillPlan]:
+    """Each lifetime's variables sorted once by how they start: plain values (set in one update),
+    one value per seat, a fresh list, a fresh list per seat. A deal resets some thirty of them."""
+    plans: dict[str, _FillPlan] = {}
+    for lifetime, entries in rs.layout.items():
+        plain = {name: init for name, per_seat, init, copied in entries if not per_seat and not copied}
+        plans[lifetime] = (plain,
+                          [(name, init) for name, per_seat, init, copied in entries if per_seat and not copied],
+                          [(name, init) for name, per_seat, init, copied in entries if not per_seat and copied],
+                          [(name, init) for name, per_seat, init, copied in entries if per_seat and copied])
+    return plans
