@@ -203,6 +203,25 @@ class GuardFns:
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
 
 
+def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
+    """Give every node under ``nodes`` the line number ``line`` and column 0 (with ``only_missing``,
+    those that have none yet). One pass over the nodes' own dictionaries: ``ast.walk`` and
+    ``ast.fix_missing_locations`` were most of a compile."""
+    where = {"lineno": line, "end_lineno": line, "col_offset": 0, "end_col_offset": 0}
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        d = node.__dict__
+        if "lineno" in node._attributes and (not only_missing or "lineno" not in d):
+            d.update(where)
+        for name in node._fields:
+            v = d.get(name)
+            if type(v) is list:
+                stack.extend(x for x in v if isinstance(x, ast.AST))
+            elif isinstance(v, ast.AST):
+                stack.append(v)
+
+
 def _outside_tests(test: ast.expr) -> list[ast.expr]:
     """The ``x not in E`` parts of a guard that refuses whenever any of them holds (the whole test,
     or a disjunct of it). Guards have no side effects, so past that guard ``x`` is in ``E``."""
@@ -217,6 +236,7 @@ class Compiler:
         self.env = env
         self.counter = itertools.count()
         self.functions: list[tuple[ast.FunctionDef, Fn | None]] = []
+        self._defs: dict[int, ast.FunctionDef] = {}  # id of a handle -> its function's tree
         self.globals: dict[str, Any] = {}
         for name, b in REGISTRY.items():
             if b.impl is not None:
@@ -368,8 +388,12 @@ class Compiler:
     def _emit(self, args: list[str], body: list[ast.stmt]) -> Fn:
         fn = self._function(args, body)
         handle = Fn(set(self.deps), set(self.param_deps), set(self.writes), fn.name)
-        self.functions.append((fn, handle))
+        self._add(fn, handle)
         return handle
+
+    def _add(self, fn: ast.FunctionDef, handle: Fn) -> None:
+        self.functions.append((fn, handle))
+        self._defs[id(handle)] = fn
 
     def fuse(self, parts: list[Fn], args: list[str], unpack: list[str]) -> Fn:
         """One function running several compiled effect clauses in order (the untraced fast path).
@@ -377,22 +401,19 @@ class Compiler:
         Each clause's statements keep its position as their line number, so an error in the
         fused code can still be charged to the right rule.
         """
-        by_handle = {id(h): f for f, h in self.functions}
         body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
                                                                                           ast.Load()))]
         body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack]
         for i, part in enumerate(parts):
-            stmts = copy.deepcopy(by_handle[id(part)].body[1 + len(unpack):])
-            for st in stmts:
-                for node in ast.walk(st):
-                    if isinstance(node, (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword)):
-                        node.lineno = node.end_lineno = i + 1
-                        node.col_offset = node.end_col_offset = 0
+            # The clause's own nodes, not copies: its line number means nothing in its own function
+            # (the tracer charges that function's errors to its rule), so they can carry i + 1 everywhere.
+            stmts = self._defs[id(part)].body[1 + len(unpack):]
+            _set_line(stmts, i + 1)
             body.extend(stmts or [ast.Pass()])
         fn = self._function(args, body)
         handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
                     set().union(*(p.writes for p in parts)), fn.name)
-        self.functions.append((fn, handle))
+        self._add(fn, handle)
         return handle
 
     def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int) -> Fn:
@@ -403,25 +424,22 @@ class Compiler:
         line numbers (1 for the first effect clause...); the check's statements are put after the last
         of them, so an error is charged to an effect's rule or, past them, to the action's.
         """
-        by_handle = {id(h): f for f, h in self.functions}
-        checking = copy.deepcopy(by_handle[id(check)].body[:-1])  # up to its closing 'return -1'
-        running = copy.deepcopy(by_handle[id(run)].body[1 + n_unpacked:]) if run is not None else []
-        for st in checking:
-            for node in ast.walk(st):
-                if isinstance(node, (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword)):
-                    node.lineno = node.end_lineno = n_effects + 1
-                    node.col_offset = node.end_col_offset = 0
+        # Shared nodes again: the check's lines mean nothing in the check itself (its errors are the
+        # action's), and the fused effects' nodes already carry their clause's line.
+        checking = self._defs[id(check)].body[:-1]  # up to its closing 'return -1'
+        running = self._defs[id(run)].body[1 + n_unpacked:] if run is not None else []
+        _set_line(checking, n_effects + 1)
         fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
         parts = [check] + ([run] if run is not None else [])
         handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
                     set().union(*(p.writes for p in parts)), fn.name)
-        self.functions.append((fn, handle))
+        self._add(fn, handle)
         return handle
 
     def build(self, filename: str) -> CodeType:
         """Compile every function emitted so far and hand each to its handle; the module's code."""
         mod = ast.Module(body=[f for f, _ in self.functions], type_ignores=[])
-        ast.fix_missing_locations(mod)
+        _set_line(mod.body, 1, only_missing=True)  # Python wants a place for every node; any will do
         code = compile(mod, filename, "exec")
         namespace = run_module(code)
         for f, handle in self.functions:

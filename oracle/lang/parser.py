@@ -54,17 +54,38 @@ def _where(text: str, line: int, column: int) -> Location:
 
 
 def parse(text: str, start: str = "expr") -> Tree:
-    """Parse ``text`` as an expression or a block; raise RuleFileError on failure."""
-    parser = _parser()
-    try:
-        tree = parser.parse(str(text), start=start)
-    except UnexpectedInput as exc:
-        raise _friendly(exc, text, parser) from None
-    _check_size(tree, text)
+    """Parse ``text`` as an expression or a block; raise RuleFileError on failure.
+
+    The tree of a text is kept (its positions are relative to the text, so the same words in another
+    place share it): each variant of a ruleset compiles the same rule texts again, and parsing was
+    most of a compile. Trees are only read after this. Failures are not kept; each is raised at its
+    own text's place.
+    """
+    return _parsed(str(text), start, text)
+
+
+class _TooBig(Exception):
+    def __init__(self, message: str, line: int, column: int) -> None:
+        self.message, self.line, self.column = message, line, column
+
+
+@lru_cache(maxsize=8192)
+def _parse_plain(text: str, start: str) -> Tree:
+    tree = _parser().parse(text, start=start)
+    _check_size(tree)
     return tree
 
 
-def _check_size(tree: Tree, text: str) -> None:
+def _parsed(plain: str, start: str, text: str) -> Tree:
+    try:
+        return _parse_plain(plain, start)
+    except UnexpectedInput as exc:
+        raise _friendly(exc, text, _parser()) from None
+    except _TooBig as exc:
+        raise RuleFileError(exc.message, _where(text, exc.line, exc.column)) from None
+
+
+def _check_size(tree: Tree) -> None:
     """Refuse what the later stages (type checker, compiler, Python's own compiler) would recurse on
     too deeply, or a number too long to read, at the place it starts."""
     stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
@@ -72,15 +93,14 @@ def _check_size(tree: Tree, text: str) -> None:
         node, depth = stack.pop()
         if isinstance(node, Token):
             if node.type == "INT" and len(node) > MAX_INT_DIGITS:
-                raise RuleFileError(f"the number has more than {MAX_INT_DIGITS} digits",
-                                    _where(text, node.line or 1, node.column or 1))
+                raise _TooBig(f"the number has more than {MAX_INT_DIGITS} digits", node.line or 1, node.column or 1)
             continue
         if depth > MAX_EXPR_DEPTH:
             meta = node.meta
             line, column = (meta.line, meta.column) if not meta.empty else (1, 1)
-            raise RuleFileError(f"the logic is nested more than {MAX_EXPR_DEPTH} levels deep (each term of a chain "
-                                "of 'and', 'or', '+' and each 'not', bracket, 'if' or 'for' inside another "
-                                "is a level); split it with 'let' or a 'define'", _where(text, line, column))
+            raise _TooBig(f"the logic is nested more than {MAX_EXPR_DEPTH} levels deep (each term of a chain "
+                          "of 'and', 'or', '+' and each 'not', bracket, 'if' or 'for' inside another "
+                          "is a level); split it with 'let' or a 'define'", line, column)
         stack.extend((child, depth + 1) for child in node.children if child is not None)
 
 
