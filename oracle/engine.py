@@ -336,8 +336,7 @@ class Game:
         return str(doc.get("title")["en"]) if doc is not None else rule_id
 
     def _reject(self, rule_id: str, reason: str, message: str) -> Rejection:
-        srcs = tuple((s["seed"], s["lines"][0], s["lines"][1]) for s in self.rs.sources_of(rule_id))
-        return Rejection(rule_id, reason, message, srcs)
+        return Rejection(rule_id, reason, message, self.rs.derived(_source_lines).get(rule_id, ()))
 
     def _runtime(self, rule_id: str, exc: Exception) -> RuleRuntimeError:
         doc = self.rs.rules.get(rule_id)
@@ -352,6 +351,12 @@ class Game:
     def from_json(cls, data: dict[str, Any], rs: Ruleset | None = None) -> Game:
         rs = rs or load_ruleset(data["ruleset"])
         return cls(rs, state=State.from_json(rs, data))
+
+
+def _source_lines(rs: Ruleset) -> dict[str, tuple[tuple[str, int, int], ...]]:
+    """Each rule's source lines as a rejection carries them: (seed file, first line, last line)."""
+    return {rule_id: tuple((s["seed"], s["lines"][0], s["lines"][1]) for s in rs.sources_of(rule_id))
+            for rule_id in rs.rules}
 
 
 def choose_random(game: Game, legal: list[Action], rng: Any) -> Action:

@@ -556,7 +556,7 @@ class Harness:
             for a in candidates(game, self.rs, decl.name):
                 if (a.seat != turn and decl.actor == "turn") or not self._supported(game, a):
                     continue
-                rej = game.check(a)
+                rej = game.check(a, typed=True)  # candidates are well typed by construction
                 self._count_checks(a.kind, rej)
                 if rej is not None:
                     illegal.append((a, rej))
