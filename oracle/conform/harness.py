@@ -248,7 +248,8 @@ class Harness:
         # A small seed range: shrinking a seed replaces the whole deal, so fewer seeds shrink faster.
         seed = data.draw(st.integers(0, 255), label="seed")
         dealer, state = self._start_state(data, dealer, seed)
-        game = self._new_game(dealer, seed, state, traced=True)
+        # Traced only while counting rules: a traced game copies the state around every clause.
+        game = self._new_game(dealer, seed, state, traced=self.counting)
         self.ex = _Example(dealer, seed, state)
         rec = Recorder(game, players, overlays=self.overlays or None, params=self.params or None)
         if state:
