@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import OracleError, RuleRuntimeError
@@ -23,14 +23,52 @@ from .state import State
 MAX_EVENT_CHAIN = 64
 
 
-@dataclass(frozen=True)
 class Action:
+    """One action: its kind, the seat taking it, and its payload (field -> value). Immutable.
+
+    Written out rather than a frozen dataclass: a replay makes one per recorded action, and the
+    dataclass's way of setting fields on a frozen object cost twice as much.
+    """
+
+    __slots__ = ("kind", "payload", "seat")
     kind: str
     seat: int
-    payload: dict[str, Any] = field(default_factory=dict)
+    payload: dict[str, Any]
+
+    def __init__(self, kind: str, seat: int, payload: dict[str, Any] | None = None) -> None:
+        _set_kind(self, kind)
+        _set_seat(self, seat)
+        _set_payload(self, {} if payload is None else payload)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an Action cannot be changed (its {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Action cannot be changed (its {name!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Action:
+            return NotImplemented
+        assert isinstance(other, Action)
+        return (self.kind, self.seat, self.payload) == (other.kind, other.seat, other.payload)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.seat, self.payload))  # a payload is a dict: unhashable, as before
+
+    def __repr__(self) -> str:
+        return f"Action(kind={self.kind!r}, seat={self.seat!r}, payload={self.payload!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Action, (self.kind, self.seat, self.payload))
 
     def key(self) -> tuple[Any, ...]:
         return (self.kind, self.seat, tuple(sorted((k, _freeze(v)) for k, v in self.payload.items())))
+
+
+# The slots' own setters: the one way to fill an Action, used by its constructor only.
+_set_kind = Action.kind.__set__  # type: ignore[attr-defined]
+_set_seat = Action.seat.__set__  # type: ignore[attr-defined]
+_set_payload = Action.payload.__set__  # type: ignore[attr-defined]
 
 
 def _freeze(v: Any) -> Any:

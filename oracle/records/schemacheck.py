@@ -42,6 +42,22 @@ def _equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _unique(v: Any) -> bool:
+    if not isinstance(v, list):
+        return True
+    if all(type(x) is str for x in v):  # names: a set says it at once
+        return len(set(v)) == len(v)
+    return all(not _equal(v[i], v[j]) for i in range(len(v)) for j in range(i + 1, len(v)))
+
+
+def _one_of_values(values: list[Any]) -> Check:
+    """Equal (as JSON compares) to one of ``values``; text alone is looked up in a set."""
+    if values and all(type(c) is str for c in values):
+        texts = frozenset(values)
+        return lambda v: type(v) is str and v in texts
+    return lambda v: any(_equal(v, c) for c in values)
+
+
 def _is_type(name: str) -> Check:
     if name == "object":
         return lambda v: isinstance(v, dict)
@@ -89,9 +105,9 @@ class _Compiler:
             kinds = [_is_type(t) for t in (s["type"] if isinstance(s["type"], list) else [s["type"]])]
             checks.append(kinds[0] if len(kinds) == 1 else _any_of(kinds))
         if "const" in s:
-            checks.append(lambda v, c=s["const"]: _equal(v, c))
+            checks.append(_one_of_values([s["const"]]))
         if "enum" in s:
-            checks.append(lambda v, e=s["enum"]: any(_equal(v, c) for c in e))
+            checks.append(_one_of_values(list(s["enum"])))
         if "required" in s:
             checks.append(lambda v, r=tuple(s["required"]): not isinstance(v, dict) or all(k in v for k in r))
         props = {k: self.schema(x) for k, x in (s.get("properties") or {}).items()}
@@ -136,13 +152,13 @@ class _Compiler:
         if "minLength" in s:
             checks.append(lambda v, n=s["minLength"]: not isinstance(v, str) or len(v) >= n)
         if "minimum" in s:
-            checks.append(lambda v, m=s["minimum"]: not _is_type("number")(v) or v >= m)
+            number = _is_type("number")
+            checks.append(lambda v, m=s["minimum"]: not number(v) or v >= m)
         if "pattern" in s:
             rx = re.compile(s["pattern"])
             checks.append(lambda v, rx=rx: not isinstance(v, str) or rx.search(v) is not None)
         if s.get("uniqueItems"):
-            checks.append(lambda v: not isinstance(v, list)
-                          or all(not _equal(v[i], v[j]) for i in range(len(v)) for j in range(i + 1, len(v))))
+            checks.append(_unique)
         if "oneOf" in s:
             subs = tuple(self.schema(x) for x in s["oneOf"])
 
