@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import Action, Game, Rejection, play_random
+from ..engine import Action, Game, IllegalAction, Rejection, play_random
 from ..lang.program import Effect
 from ..records import Recorder, dumps, encode_action, encode_value, is_chance
 from ..rulecounts import RuleCounts
@@ -368,7 +368,9 @@ class Harness:
     def _apply(self, game: Game, action: Action) -> None:
         assert self.ex is not None
         rows = len(game.sheet)
-        game.apply(action)
+        rej = game.try_apply(action, typed=True)  # the rules' own legal or drawn action: well typed
+        if rej is not None:
+            raise IllegalAction(rej)
         self.ex.applied.append(action)
         if self.counting:
             self.applied += 1
