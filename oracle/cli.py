@@ -136,8 +136,9 @@ def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator
         # process inherit the ruleset it compiled (others read it from the disk cache).
         yield _validate_one(jobs[0])
         rest = jobs[1:]
+        # Small chunks: the last ones finish close together, so no worker waits long for the others.
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from pool.map(_validate_one, rest, chunksize=max(1, min(64, len(rest) // (workers * 8))))
+            yield from pool.map(_validate_one, rest, chunksize=max(1, min(16, len(rest) // (workers * 16))))
     else:
         for job in jobs:
             yield _validate_one(job)
