@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import notation
 from .errors import OracleError, RuleRuntimeError
+from .lang import types as T
 from .lang.program import ActionDecl, Effect
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
@@ -258,7 +260,8 @@ class Game:
             return self._reject(g.rule_id, g.reason or "forbidden", g.message or self._title(g.rule_id))
         fname = ca.domains[-2 - i][0]  # -2 - j: the j-th field is not among its choices
         return self._reject(decl.rule_id, "not-available",
-                            f"{fname} {self._show(action.payload[fname])} is not among the choices now")
+                            f"{fname} {self._show(action.payload[fname], dict(decl.fields)[fname])} "
+                            "is not among the choices now")
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise."""
@@ -366,7 +369,25 @@ class Game:
                 return f"{f} should be {t}, not {payload[f]!r}"
         return None
 
-    def _show(self, value: Any) -> str:
+    def _show(self, value: Any, t: str) -> str:
+        """A payload value as people write it: a card by the rules' notation, a seat by its number."""
+        b = T.base(T.normalize(t))
+        if value is None:
+            return "none"
+        if b.startswith("list[") and isinstance(value, list):
+            return "[" + ", ".join(self._show(x, T.elem(b)) for x in value) + "]"
+        nt = notation(self.rs)
+        try:
+            if b == "card":
+                return nt.name(value)
+            if b == "suit":
+                return nt.suit_name(value)
+            if b == "rank":
+                return nt.rank_name(value)
+        except (IndexError, TypeError):
+            pass  # not a value of that type after all: shown as it is
+        if b == "seat" and isinstance(value, int):
+            return seat_words(value)
         return repr(value)
 
     def _title(self, rule_id: str) -> str:

@@ -112,6 +112,7 @@ def test_declarer_cannot_give_to_himself():
     t.act(1, "take-talon")
     rej = t.rejects(1, "give", card="JC", to=1)
     assert (rej.rule_id, rej.reason) == ("talon.pass-cards", "not-available")
+    assert rej.message.startswith("to seat 2 is not among")  # the seat as people count, not an index
 
 
 def test_two_cards_to_each_opponent_as_a_house_rule():
