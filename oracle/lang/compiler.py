@@ -16,7 +16,7 @@ import ast
 import copy
 import itertools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
@@ -222,6 +222,48 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
                 stack.append(v)
 
 
+UNSET_NAME = "_unset"  # the generated module's marker of a memo not worked out yet
+_UNSET = object()
+_SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+
+
+class _Memo(ast.NodeTransformer):
+    """Loop-invariant parts of the guards in a ``legal`` loop, worked out at most once per call.
+
+    A part that reads no payload field and calls something (the marriages in a hand, "holds the led
+    suit") gives the same value for every candidate: guards change nothing. Each such part, taken as
+    large as it goes, becomes ``(m if m is not _unset else (m := part))``: it is still worked out where
+    and only when the guard first reaches it, so what it raises, it raises at the same point.
+    Comprehensions are not entered (a memo there would bind in the wrong scope).
+    """
+
+    def __init__(self, counter: Iterator[int], payload: set[str]) -> None:
+        self.counter = counter
+        self.payload = payload  # the loop variables: the payload's fields
+        self.names: list[str] = []
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.expr) and _costly(node) and not _reads(node, self.payload):
+            name = f"m_{next(self.counter)}"
+            self.names.append(name)
+            return ast.IfExp(test=ast.Compare(left=_name(name), ops=[ast.IsNot()], comparators=[_name(UNSET_NAME)]),
+                             body=_name(name), orelse=ast.NamedExpr(target=_name(name, True), value=node))
+        if isinstance(node, _SCOPES):
+            return node
+        return self.generic_visit(node)
+
+
+def _costly(node: ast.expr) -> bool:
+    """Worth a memo: a comprehension, or a call of anything but ``len`` (cheaper than the memo's test)."""
+    return any(isinstance(n, _SCOPES) or (isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name)
+                                                                          and n.func.id == "len"))
+               for n in ast.walk(node))
+
+
+def _reads(node: ast.expr, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
 def _outside_tests(test: ast.expr) -> list[ast.expr]:
     """The ``x not in E`` parts of a guard that refuses whenever any of them holds (the whole test,
     or a disjunct of it). Guards have no side effects, so past that guard ``x`` is in ``E``."""
@@ -354,8 +396,13 @@ class Compiler:
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
         inner: list[ast.stmt] = []
+        memos: list[str] = []
         if live:
-            cond = live[0] if len(live) == 1 else ast.BoolOp(op=ast.Or(), values=live)
+            cond: ast.expr = live[0] if len(live) == 1 else ast.BoolOp(op=ast.Or(), values=live)
+            if fields:  # the loops ask the guards once per candidate: what no candidate changes, once
+                memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
+                cond = memo.visit(copy.deepcopy(cond))
+                memos = memo.names
             skip: ast.stmt = ast.Continue() if fields else ast.Return(_name("out"))
             inner.append(ast.If(test=cond, body=[skip], orelse=[]))
         inner.append(ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))
@@ -364,7 +411,8 @@ class Compiler:
             loop = [ast.For(target=_name(f"p_{f}", True), iter=dom, body=loop, orelse=[])]
         if not fields:
             loop = inner
-        leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())), *loop]
+        leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())),
+                    *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in memos], *loop]
         leg_body.append(ast.Return(_name("out")))
         legal = self._emit(["st", "actor"], leg_body)
         return GuardFns(check, legal, guard_deps, dead)
@@ -973,6 +1021,7 @@ def _suggest(name: str, known: Any) -> str:
 def run_module(code: CodeType) -> dict[str, Any]:
     """The functions of a compiled rule module (built by :meth:`Compiler.build`), by their generated names."""
     namespace: dict[str, Any] = {f"b_{name}": b.impl for name, b in REGISTRY.items() if b.impl is not None}
+    namespace[UNSET_NAME] = _UNSET
     namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
                                  "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}
     # The module holds only function definitions built from checked trees.
