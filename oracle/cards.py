@@ -31,6 +31,17 @@ class Notation:
     def rank_name(self, rank: int) -> str:
         return self.ranks[rank]
 
+    def named(self, value: int, base_type: str) -> str | None:
+        """A card, suit or rank value by its name (``base_type`` "card", "suit" or "rank"); None for
+        any other type."""
+        if base_type == "card":
+            return self.name(value)
+        if base_type == "suit":
+            return self.suit_name(value)
+        if base_type == "rank":
+            return self.rank_name(value)
+        return None
+
 
 def notation(rs: Ruleset) -> Notation:
     """The ruleset's card notation (built once per ruleset)."""

@@ -376,16 +376,12 @@ class Game:
             return "none"
         if b.startswith("list[") and isinstance(value, list):
             return "[" + ", ".join(self._show(x, T.elem(b)) for x in value) + "]"
-        nt = notation(self.rs)
         try:
-            if b == "card":
-                return nt.name(value)
-            if b == "suit":
-                return nt.suit_name(value)
-            if b == "rank":
-                return nt.rank_name(value)
+            named = notation(self.rs).named(value, b)
         except (IndexError, TypeError):
-            pass  # not a value of that type after all: shown as it is
+            named = None  # not a value of that type after all: shown as it is
+        if named is not None:
+            return named
         if b == "seat" and isinstance(value, int):
             return seat_words(value)
         return repr(value)

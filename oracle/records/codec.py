@@ -31,12 +31,8 @@ def encode_value(value: Any, t: str, nt: Notation, players: list[str] | None = N
         return None
     if b == "seat" and players is not None:
         return players[value]
-    if b == "card":
-        return nt.name(value)
-    if b == "suit":
-        return nt.suit_name(value)
-    if b == "rank":
-        return nt.rank_name(value)
+    if b in ("card", "suit", "rank"):
+        return nt.named(value, b)
     if b.startswith("list["):
         return [encode_value(x, T.elem(b), nt, players) for x in value]
     return value
