@@ -154,3 +154,28 @@ def played_through(moves=PLAY_99, scores=None, **params) -> Table:
     t.to_play(1, give=("JC", "JD"))
     t.play(*moves)
     return t
+
+
+def legal_cards(t: Table, seat: int, marriage: bool) -> set[str]:
+    """The cards ``seat`` may legally play now, declaring a marriage with them or not."""
+    prefix = f"{seat} play card="
+    flag = f"={marriage}"
+    return {a[len(prefix):].split()[0] for a in t.legal(seat) if a.startswith(prefix) and a.endswith(flag)}
+
+
+def cut_three_nines(start: dict | None = None, **params) -> Game:
+    """A modelled cut in which every cutter shows a nine at the bottom, so the third nine costs the penalty;
+    ``start`` sets state variables first."""
+    rs = ruleset(cut_modelled=True, **params)
+    nt = notation(rs)
+    g = Game(rs, dealer=0, seed=0)
+    for name, value in (start or {}).items():
+        g.v[name] = value
+    g.apply(Action("shuffle", 0, {"order": sorted(g.v["stock"])}))
+    for i in range(3):
+        stock = g.v["stock"]
+        at = next(k + 1 for k, c in enumerate(stock) if nt.name(c).startswith("9") and k + 1 < len(stock))
+        g.apply(Action("cut", g.v["turn"], {"at": at}))
+        if i < 2:
+            g.apply(Action("recut", 0, {}))
+    return g

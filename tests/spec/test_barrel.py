@@ -2,10 +2,10 @@
 
 import pytest
 from deals import HEARTS, SPLIT, SWEEP, concede, marks, play_deal
-from support import Table, ruleset
+from positions import cut_three_nines
+from support import Table
 
-from oracle import Action, Game
-from oracle.cards import notation
+from oracle import Action
 
 
 def sitting(*seats: int) -> list[bool]:
@@ -409,17 +409,7 @@ def test_exposed_card_penalty_applies_on_the_barrel_and_drops_the_dealer_off():
 
 
 def test_three_nines_penalty_is_part_of_the_deal_and_not_taken_on_the_barrel():
-    rs = ruleset(cut_modelled=True)
-    nt = notation(rs)
-    g = Game(rs, dealer=0, seed=0)
-    g.v["on_barrel"], g.v["score"] = sitting(2), [0, 0, 880]
-    g.apply(Action("shuffle", 0, {"order": sorted(g.v["stock"])}))
-    for i in range(3):
-        stock = g.v["stock"]
-        at = next(k + 1 for k, c in enumerate(stock) if nt.name(c).startswith("9") and k + 1 < len(stock))
-        g.apply(Action("cut", g.v["turn"], {"at": at}))
-        if i < 2:
-            g.apply(Action("recut", 0, {}))
+    g = cut_three_nines({"on_barrel": sitting(2), "score": [0, 0, 880]})
     assert ("three-nines", 2) in g.st.marks
     assert g.v["delta"][2] == -120 and g.v["score"][2] == 880 and g.v["on_barrel"][2]
     g.apply(g.sample())

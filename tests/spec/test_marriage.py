@@ -1,7 +1,7 @@
 """Marriages: what one is, when it may be declared, its value, and the trump and points it brings."""
 
 import pytest
-from positions import OPENING, rejection
+from positions import OPENING, legal_cards, rejection
 from support import Table
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
@@ -58,15 +58,8 @@ def deal_keeping_diamonds(**params):
     return Table(hands=HANDS, talon=TALON, dealer=0, **params).to_play(1, give=("10C", "9D"))
 
 
-def declarable(t, seat):
-    """The cards with which ``seat`` may legally declare a marriage now."""
-    prefix = f"{seat} play card="
-    return {a[len(prefix):].split()[0] for a in t.legal(seat) if a.startswith(prefix) and a.endswith("=True")}
 
 
-def playable(t, seat):
-    prefix = f"{seat} play card="
-    return {a[len(prefix):].split()[0] for a in t.legal(seat) if a.startswith(prefix) and a.endswith("=False")}
 
 
 def test_the_chosen_deals_are_dealt_as_intended():
@@ -99,7 +92,7 @@ def test_leading_the_queen_while_holding_the_king_declares_a_marriage():
 def test_only_the_king_or_queen_of_a_held_marriage_can_declare():
     t = deal()
     t.play(*OPENING)
-    assert declarable(t, 1) == {"KH", "QH"}  # KD lost its queen when it was passed away
+    assert legal_cards(t, 1, True) == {"KH", "QH"}  # KD lost its queen when it was passed away
     for card in ("AH", "10H", "AC", "10C"):
         assert rejection(t, 1, card, marriage=True) == ("marriage.definition", "not-a-marriage")
 
@@ -119,7 +112,7 @@ def test_a_card_played_earlier_without_declaring_breaks_the_marriage():
     assert t.v["trump"] is None and t.v["marriage_points"] == [0, 0, 0] and t.v["declared"] == []
     assert t.v["turn"] == 1
     assert rejection(t, 1, "QH", marriage=True) == ("marriage.definition", "not-a-marriage")
-    assert declarable(t, 1) == set()
+    assert legal_cards(t, 1, True) == set()
 
 
 def test_a_declared_marriage_cannot_be_declared_again_with_its_other_card():
@@ -137,7 +130,7 @@ def test_a_marriage_cannot_be_declared_when_following(timing):
     t.play("AS")
     # Seat 2 holds KS QS, but only a lead declares.
     assert rejection(t, 2, "KS", marriage=True) == ("marriage.definition", "not-a-marriage")
-    assert declarable(t, 2) == set()
+    assert legal_cards(t, 2, True) == set()
     t.play("KS")
     assert t.v["marriage_points"] == [0, 0, 0] and t.v["trump"] is None
 
@@ -162,7 +155,7 @@ def test_holding_a_marriage_without_declaring_it_scores_nothing():
 def test_marriage_ranks_can_be_changed():
     t = deal(marriage_ranks=["A", "K"])
     t.play(*OPENING)
-    assert declarable(t, 1) == {"AH", "KH"}
+    assert legal_cards(t, 1, True) == {"AH", "KH"}
     assert rejection(t, 1, "QH", marriage=True) == ("marriage.definition", "not-a-marriage")
     t.play("AH!")
     assert t.v["trump"] == HEARTS and t.v["marriage_points"] == [0, 100, 0]
@@ -234,7 +227,7 @@ def test_every_player_scores_his_own_marriages():
 
 def test_no_marriage_on_the_first_lead_by_default():
     t = deal()
-    assert declarable(t, 1) == set()
+    assert legal_cards(t, 1, True) == set()
     assert rejection(t, 1, "KH", marriage=True) == ("marriage.declaration-timing", "marriage-too-early")
     assert rejection(t, 1, "QH", marriage=True) == ("marriage.declaration-timing", "marriage-too-early")
 
@@ -250,7 +243,7 @@ def test_a_marriage_may_be_declared_after_winning_a_trick():
     t = deal()
     t.play(*OPENING)
     assert t.v["tricks_won"][1] == 1
-    assert declarable(t, 1) == {"KH", "QH"}
+    assert legal_cards(t, 1, True) == {"KH", "QH"}
 
 
 def test_no_marriage_on_the_first_lead_whoever_leads():
@@ -261,7 +254,7 @@ def test_no_marriage_on_the_first_lead_whoever_leads():
 
 def test_a_marriage_may_be_declared_on_the_first_lead_if_the_house_allows():
     t = deal(marriage_timing="from-first-lead")
-    assert declarable(t, 1) == {"KH", "QH"}
+    assert legal_cards(t, 1, True) == {"KH", "QH"}
     t.play("KH!")
     assert t.v["trump"] == HEARTS and t.v["marriage_points"] == [0, 100, 0]
     t2 = deal(marriage_timing="from-first-lead", first_lead="dealer")
@@ -285,7 +278,7 @@ def test_a_later_marriage_replaces_the_trump_for_its_own_trick_by_default():
     assert t.v["marriage_points"] == [0, 100, 40]
     t.play("QD")
     # Hearts are trump no more: seat 1, void in spades, may play anything, and his heart does not win.
-    assert playable(t, 1) == {"AH", "10H", "QH", "KD", "10C"}
+    assert legal_cards(t, 1, False) == {"AH", "10H", "QH", "KD", "10C"}
     t.play("QH")
     assert t.v["tricks_won"] == [0, 2, 2] and t.v["turn"] == 2
     assert t.v["trump"] == SPADES

@@ -2,10 +2,7 @@
 
 import pytest
 from deals import BARE, NINES, SPLIT, SWEEP, concede, marks, play_deal
-from support import ruleset
-
-from oracle import Action, Game
-from oracle.cards import notation
+from positions import cut_three_nines
 
 # ---------------------------------------------------------------- the deals themselves
 
@@ -148,20 +145,6 @@ def test_knock_off_costs_the_house_penalty():
     assert t.v["score"] == [880, -100, 850]
 
 
-def _cut_three_nines(**params) -> Game:
-    rs = ruleset(cut_modelled=True, **params)
-    nt = notation(rs)
-    g = Game(rs, dealer=0, seed=0)
-    g.apply(Action("shuffle", 0, {"order": sorted(g.v["stock"])}))
-    for i in range(3):
-        stock = g.v["stock"]
-        at = next(k + 1 for k, c in enumerate(stock) if nt.name(c).startswith("9") and k + 1 < len(stock))
-        g.apply(Action("cut", g.v["turn"], {"at": at}))
-        if i < 2:
-            g.apply(Action("recut", 0, {}))
-    return g
-
-
 def test_third_nine_of_the_cut_costs_the_cutter_the_penalty():
-    assert _cut_three_nines().v["delta"] == [0, 0, -120]
-    assert _cut_three_nines(penalty=70).v["delta"] == [0, 0, -70]
+    assert cut_three_nines().v["delta"] == [0, 0, -120]
+    assert cut_three_nines(penalty=70).v["delta"] == [0, 0, -70]

@@ -3,7 +3,7 @@
 import copy
 
 import pytest
-from positions import OPENING, rejection
+from positions import OPENING, legal_cards, rejection
 from support import Table
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
@@ -38,10 +38,6 @@ def deal(**params):
     return Table(hands=HANDS, talon=TALON, dealer=0, **params).to_play(1, give=("QD", "9D"))
 
 
-def played(t, seat):
-    """The cards ``seat`` may legally play now, without declaring a marriage."""
-    prefix = f"{seat} play card="
-    return {a[len(prefix):].split()[0] for a in t.legal(seat) if a.startswith(prefix) and a.endswith("=False")}
 
 
 def names(t, cards):
@@ -65,8 +61,8 @@ def test_declarer_leads_to_the_first_trick_by_default():
     card = t.hand(0)[0]
     # The rule that gave the lead is named: the first lead is play.first-lead's to decide.
     assert rejection(t, 0, card) == ("play.first-lead", "not-your-turn")
-    assert played(t, 2) == set(t.hand(2))
-    assert played(t, 0) == set() and played(t, 1) == set()
+    assert legal_cards(t, 2, False) == set(t.hand(2))
+    assert legal_cards(t, 0, False) == set() and legal_cards(t, 1, False) == set()
 
 
 @pytest.mark.parametrize(("first_lead", "dealer", "declarer", "leader"), [
@@ -99,7 +95,7 @@ def test_a_deal_is_played_without_trump_until_a_marriage():
 
 def test_the_leader_may_lead_any_card_of_his_hand():
     t = deal()
-    assert played(t, 1) == set(t.hand(1))
+    assert legal_cards(t, 1, False) == set(t.hand(1))
 
 
 @pytest.mark.parametrize("card", ["10C", "KD", "QH", "AS"])
@@ -159,17 +155,17 @@ def test_a_follower_holding_the_led_suit_must_follow():
     t.play("AS")
     assert rejection(t, 2, "JH") == ("play.follow-suit", "must-follow-suit")
     assert rejection(t, 2, "9D") == ("play.follow-suit", "must-follow-suit")
-    assert played(t, 2) == {"KS", "QS", "JS", "9S"}
+    assert legal_cards(t, 2, False) == {"KS", "QS", "JS", "9S"}
     t.play("9S")
     assert rejection(t, 0, "AD") == ("play.follow-suit", "must-follow-suit")
-    assert played(t, 0) == {"10S"}
+    assert legal_cards(t, 0, False) == {"10S"}
 
 
 def test_a_follower_void_in_the_led_suit_may_play_any_card_while_there_is_no_trump():
     t = deal()
     t.play("AC")
     # Seat 2 has no club; he holds hearts but no trump is in force, so anything goes.
-    assert played(t, 2) == set(t.hand(2))
+    assert legal_cards(t, 2, False) == set(t.hand(2))
     t.play("JD")
     assert t.v["trick_by"] == [1, 2]
 
@@ -180,7 +176,7 @@ def test_following_suit_comes_before_trumping():
     assert t.v["trump"] == HEARTS
     t.play("KD")  # seat 2 holds diamonds and a trump (9H)
     assert rejection(t, 2, "9H") == ("play.follow-suit", "must-follow-suit")
-    assert played(t, 2) == {"JD", "9D"}
+    assert legal_cards(t, 2, False) == {"JD", "9D"}
 
 
 # ---------------------------------------------------------------- play.must-trump
@@ -191,9 +187,9 @@ def test_a_follower_void_in_the_led_suit_must_trump():
     t.play(*OPENING, *HEARTS_MARRIAGE, "AC")
     assert rejection(t, 2, "JD") == ("play.must-trump", "must-trump")
     assert rejection(t, 2, "KS") == ("play.must-trump", "must-trump")
-    assert played(t, 2) == {"9H"}
+    assert legal_cards(t, 2, False) == {"9H"}
     t.play("9H")
-    assert played(t, 0) == {"JC", "QC", "KC"}  # seat 0 still follows suit
+    assert legal_cards(t, 0, False) == {"JC", "QC", "KC"}  # seat 0 still follows suit
 
 
 def test_a_follower_void_in_the_led_suit_and_in_trumps_may_play_any_card():
@@ -201,7 +197,7 @@ def test_a_follower_void_in_the_led_suit_and_in_trumps_may_play_any_card():
     t.play(*OPENING, "KH!", "JH")
     assert t.v["trump"] == HEARTS
     # Seat 0 has neither hearts (led) nor hearts (trump).
-    assert played(t, 0) == set(t.hand(0))
+    assert legal_cards(t, 0, False) == set(t.hand(0))
     t.play("AD")
     assert t.v["tricks_won"] == [0, 2, 0]  # the discarded ace does not win
 
@@ -212,7 +208,7 @@ def test_a_follower_void_in_the_led_suit_and_in_trumps_may_play_any_card():
 def test_a_follower_need_not_beat_the_trick_by_default():
     t = deal()
     t.play("KD", "9D")
-    assert played(t, 0) == {"AD", "10D", "QD"}
+    assert legal_cards(t, 0, False) == {"AD", "10D", "QD"}
     t.play("QD")  # seat 0 could beat the king with AD or 10D but does not have to
     assert t.v["tricks_won"] == [0, 1, 0] and t.v["turn"] == 1
 
@@ -221,7 +217,7 @@ def test_must_beat_forces_a_follower_to_beat_when_a_card_of_his_suit_can():
     t = deal(must_beat=True)
     t.play("KD", "9D")  # seat 2 has nothing that beats the king: any diamond will do
     assert rejection(t, 0, "QD") == ("play.no-overtake-obligation", "must-beat")
-    assert played(t, 0) == {"AD", "10D"}
+    assert legal_cards(t, 0, False) == {"AD", "10D"}
     t.play("10D")
     assert t.v["tricks_won"] == [1, 0, 0] and t.v["turn"] == 0
 
@@ -230,7 +226,7 @@ def test_must_beat_does_not_bind_a_follower_who_cannot_win():
     t = deal(must_beat=True)
     t.play(*OPENING, *HEARTS_MARRIAGE, "AC", "9H")
     # The trick is trumped: no club can win it, so any club may follow.
-    assert played(t, 0) == {"JC", "QC", "KC"}
+    assert legal_cards(t, 0, False) == {"JC", "QC", "KC"}
     t.play("JC")
     assert t.v["tricks_won"] == [0, 2, 1]
 
@@ -245,7 +241,7 @@ def test_the_highest_card_of_the_led_suit_wins_and_its_player_leads_next():
     assert names(t, t.v["won"][1]) == ["10S", "9S", "AS"]
     assert t.v["trick"] == [] and t.v["trick_by"] == [] and t.v["led"] is None
     assert t.v["turn"] == 1
-    assert played(t, 1) == set(t.hand(1)) and len(t.hand(1)) == 7
+    assert legal_cards(t, 1, False) == set(t.hand(1)) and len(t.hand(1)) == 7
 
 
 def test_the_winner_need_not_be_the_leader():
