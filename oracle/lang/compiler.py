@@ -458,11 +458,7 @@ class Compiler:
             stmts = self._defs[id(part)].body[1 + len(unpack):]
             _set_line(stmts, i + 1)
             body.extend(stmts or [ast.Pass()])
-        fn = self._function(args, body)
-        handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
-                    set().union(*(p.writes for p in parts)), fn.name)
-        self._add(fn, handle)
-        return handle
+        return self._joined(self._function(args, body), parts)
 
     def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int) -> Fn:
         """One function that checks an action and, when no guard forbids it, runs its effects: the
@@ -478,7 +474,10 @@ class Compiler:
         running = self._defs[id(run)].body[1 + n_unpacked:] if run is not None else []
         _set_line(checking, n_effects + 1)
         fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
-        parts = [check] + ([run] if run is not None else [])
+        return self._joined(fn, [check] + ([run] if run is not None else []))
+
+    def _joined(self, fn: ast.FunctionDef, parts: list[Fn]) -> Fn:
+        """The handle of a function made of ``parts``: it reads and writes what they all do."""
         handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
                     set().union(*(p.writes for p in parts)), fn.name)
         self._add(fn, handle)
