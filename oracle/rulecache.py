@@ -9,6 +9,9 @@ What is cached, keyed by what, invalidated when:
   re-hashes the tree if any file was added, removed or changed); a tool that edits rule files
   while it runs calls it (the tests' ``rules_tree.edit`` does). A new process always starts fresh.
 - **The loaded library** (every rule file parsed and schema-checked), keyed by root and digest.
+- **Each loaded rule file**, keyed by the name it is shown by, its kind and a hash of its content:
+  a tree with one file edited builds its library reading that one file again, not all of them.
+  Entries of files no tree holds any more are dropped by :func:`refresh`.
 - **Compiled rulesets**, keyed by root, tree digest, ruleset name, overlays and parameters as the
   caller gave them. A changed tree has a new digest, so an entry of the old tree is never returned
   after :func:`refresh`; entries of old digests are dropped then.
@@ -41,6 +44,7 @@ class Tree:
     files: tuple[Path, ...]
     stamp: tuple[tuple[str, int, int], ...]
     digest: str
+    hashes: dict[Path, str]  # each file's own content hash, for the loaded-file memo
 
 
 def rule_files(base: Path) -> list[Path]:
@@ -71,17 +75,21 @@ def _read_tree(root: Path, old: Tree | None = None) -> Tree:
     if old is not None and old.stamp == stamp:
         return old
     h = hashlib.sha256()
+    hashes: dict[Path, str] = {}
     for p in files:
         rel = str(p.relative_to(root))
+        content = read_limited(p, MAX_RULE_FILE_BYTES, rel, RuleFileError, "rule files")
         h.update(rel.encode())
         h.update(b"\0")
-        h.update(read_limited(p, MAX_RULE_FILE_BYTES, rel, RuleFileError, "rule files"))
-    return Tree(root, files, stamp, h.hexdigest())
+        h.update(content)
+        hashes[p] = hashlib.sha256(content).hexdigest()
+    return Tree(root, files, stamp, h.hexdigest(), hashes)
 
 
 _TREES: dict[str, Tree] = {}
 _LIBRARIES: dict[tuple[str, str], Any] = {}
 _RULESETS: dict[tuple[Any, ...], Any] = {}
+_FILES: dict[tuple[str, str, str], Any] = {}
 
 
 def tree(root: Path) -> Tree:
@@ -100,6 +108,22 @@ def library(root: Path, build: Callable[[Path, str], T]) -> T:
     hit = _LIBRARIES.get(key)
     if hit is None:
         hit = _LIBRARIES[key] = build(root, digest)
+    return hit
+
+
+def loaded_file(root: Path, path: Path, display: str, kind: str, load: Callable[[], T]) -> T:
+    """The file ``path`` of ``root``'s current tree as ``load()`` reads it, once per content, name and kind.
+
+    The content hash is the one the tree was read with: a file changed since is read again only
+    after :func:`refresh`, as the library is. A failure is raised each time, never kept.
+    """
+    content = tree(root).hashes.get(path)
+    if content is None:  # not a file of the tree as read: nothing to key it by
+        return load()
+    key = (display, kind, content)
+    hit = _FILES.get(key)
+    if hit is None:
+        hit = _FILES[key] = load()
     return hit
 
 
@@ -124,6 +148,9 @@ def refresh(root: Path | None = None) -> None:
         del _LIBRARIES[k]
     for k in [k for k in _RULESETS if (k[0], k[1]) not in live]:
         del _RULESETS[k]
+    held = {h for t in _TREES.values() for h in t.hashes.values()}
+    for k in [k for k in _FILES if k[2] not in held]:
+        del _FILES[k]
 
 
 def clear() -> None:
@@ -131,3 +158,4 @@ def clear() -> None:
     _TREES.clear()
     _LIBRARIES.clear()
     _RULESETS.clear()
+    _FILES.clear()

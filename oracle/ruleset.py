@@ -80,12 +80,18 @@ def _load_library(root: Path, digest: str) -> Library:
     return lib
 
 
+def _load_doc(root: Path, path: Path, display: str, kind: str = "rule") -> RuleDoc:
+    # Shared by every library that holds this very file: a RuleDoc's data is never changed after
+    # loading (resolve copies the docs it changes).
+    return rulecache.loaded_file(root, path, display, kind, lambda: load_doc(path, display, kind))
+
+
 def _read_library(root: Path, digest: str) -> Library:
     rules: dict[str, RuleDoc] = {}
     overlays: dict[str, RuleDoc] = {}
     presets: dict[str, RuleDoc] = {}
     for path in _files(root / "spec"):
-        doc = load_doc(path, str(path.relative_to(root)))
+        doc = _load_doc(root, path, str(path.relative_to(root)))
         _no_overlay_fields(doc)
         if doc.id in rules:
             raise RuleFileError(f"rule id {doc.id!r} is already used by {rules[doc.id].path}", doc.id_location())
@@ -93,13 +99,13 @@ def _read_library(root: Path, digest: str) -> Library:
     for path in _files(root / "variants"):
         display = str(path.relative_to(root))
         if path.parent.name == "presets":
-            doc = load_doc(path, display, "preset")
+            doc = _load_doc(root, path, display, "preset")
             if doc.id in presets:
                 raise RuleFileError(f"preset {doc.id!r} is already defined in {presets[doc.id].path}",
                                     doc.id_location())
             presets[doc.id] = doc
         else:
-            doc = load_doc(path, display)
+            doc = _load_doc(root, path, display)
             if doc.id in overlays or doc.id in rules:
                 other = overlays.get(doc.id) or rules[doc.id]
                 raise RuleFileError(f"id {doc.id!r} is already used by {other.path}", doc.id_location())

@@ -164,6 +164,30 @@ def test_rule_files_are_read_once_per_process_until_refreshed(tmp_path):
     assert load_ruleset("classic", root=tree).param("bid_step") == 10
 
 
+def test_a_tree_with_one_file_edited_reads_that_file_alone(tmp_path, monkeypatch):
+    # Every loaded rule file is kept by its name, kind and content: a library rebuilt after an edit
+    # reads the edited file again, and shares every other file's document with the tree before.
+    import oracle.ruleset as ruleset_module
+
+    monkeypatch.setenv("THOUSAND_CACHE", "0")  # the disk cache would hand back the whole library
+    tree = copy_rules(tmp_path / "rules")
+    before = load_library(tree)
+    read: list[str] = []
+    real = ruleset_module.load_doc
+    monkeypatch.setattr(ruleset_module, "load_doc", lambda path, display, kind="rule": (
+        read.append(display), real(path, display, kind))[1])
+    # A second tree with the same files reads none of them.
+    assert load_library(copy_rules(tmp_path / "other")).rules["bid.step"] is before.rules["bid.step"]
+    assert read == []
+    # A content no other test gives the file: the memo is the process's.
+    edit(tree, "spec/bidding/step.yaml", "default: 5", "default: 10  # read-that-file-alone")
+    after = load_library(tree)
+    assert read == [str(Path("spec/bidding/step.yaml"))]
+    assert after is not before and after.rules["bid.step"] is not before.rules["bid.step"]
+    assert all(after.rules[r] is before.rules[r] for r in before.rules if r != "bid.step")
+    assert load_ruleset("classic", root=tree).param("bid_step") == 10
+
+
 def test_old_entries_are_pruned(cache_dir):
     for i in range(diskcache.KEEP + 5):
         diskcache.store("probe", f"d{i}", {"i": i})
