@@ -120,7 +120,8 @@ def test_a_different_dealer_after_a_rospis_is_charged_to_the_rotation_rule(tmp_p
     # The engine passes the deal on after a concession; the rules keep the same dealer. The first place this
     # shows is who speaks first in the next deal: the harness must blame the rule that sets the dealer.
     engine = OracleEngine("classic", params={"rospis_dealer": "next"})
-    report = run_conformance(engine, examples=200, seed=4, shrink_seconds=3, out_dir=tmp_path)
+    # Shrinking budgeted by examples, as for the mutants: the same counterexample on any machine.
+    report = run_conformance(engine, examples=200, seed=4, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
     assert report.disagreements, report.format()
     assert {d.rule for d in report.disagreements} == {"deal.rotation"}, report.format()
     d = report.disagreements[0]
@@ -169,7 +170,8 @@ def test_a_samosval_reset_is_charged_to_the_samosval_rule():
 
 def test_a_results_disagreement_shows_every_differing_key(tmp_path):
     m = next(m for m in MUTANTS if m.name == "barrel-not-clamped")
-    report = run_conformance(MutantEngine(m), seed=1, rounds=3, shrink_seconds=2, out_dir=tmp_path)
+    report = run_conformance(MutantEngine(m), seed=1, rounds=3, shrink_seconds=600, shrink_examples=60,
+                             out_dir=tmp_path)
     d = report.disagreements[0]
     assert d.kind == "results" and d.rule == "barrel.threshold"
     shown = d.record["conformance"]["results"]
