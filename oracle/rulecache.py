@@ -137,8 +137,9 @@ def ruleset(root: Path, request: tuple[Any, ...], build: Callable[[], T]) -> T:
 
 
 def refresh(root: Path | None = None) -> None:
-    """Notice rule files changed since they were read: one root (resolved), or every root read so far."""
-    roots = [str(root)] if root is not None else list(_TREES)
+    """Notice rule files changed since they were read: under one root, or under every root read so far
+    (which costs a look at every file of every tree this process has read: name the root when you can)."""
+    roots = [str(root.resolve())] if root is not None else list(_TREES)
     for key in roots:
         old = _TREES.get(key)
         if old is not None:

@@ -21,11 +21,11 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
     text = p.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {rel}"
     p.write_text(text.replace(old, new, 1), encoding="utf-8")
-    rulecache.refresh()  # rule files are read once per process: this one was changed on purpose
+    rulecache.refresh(root)  # rule files are read once per process: this one was changed on purpose
 
 
 def write(root: Path, rel: str, text: str) -> None:
     p = root / rel
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(text, encoding="utf-8")
-    rulecache.refresh()
+    rulecache.refresh(root)

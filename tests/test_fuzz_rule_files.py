@@ -297,7 +297,7 @@ def test_mutated_rule_files_load_or_get_a_located_error(scratch, case, rnd):
     rel = str(original.relative_to(ROOT))
     p = scratch / rel
     p.write_bytes(data)
-    rulecache.refresh()  # the scratch tree is read once per process unless told it changed
+    rulecache.refresh(scratch)  # the scratch tree is read once per process unless told it changed
     before = digest(p)
     FIGURES["files"] += 1
     kind = "preset" if p.parent.name == "presets" else "rule"
@@ -327,7 +327,7 @@ def test_mutated_rule_files_load_or_get_a_located_error(scratch, case, rnd):
     finally:
         assert digest(p) == before
         p.write_bytes(original.read_bytes())
-        rulecache.refresh()
+        rulecache.refresh(scratch)
 
 
 def test_every_rule_file_as_it_is_loads_and_parses():
