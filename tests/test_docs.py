@@ -16,7 +16,6 @@ import os
 import posixpath
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -27,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
+from browser import CHROMIUM, Browser
 
 from oracle.cli import main
 from oracle.docgen import write_pages
@@ -40,7 +40,6 @@ DOCS = ROOT / "docs"
 GENERATED = DOCS / "generated"
 DATA = DOCS / "_data"
 ARTIFACTS = ROOT / "artifacts" / "docs"
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -339,23 +338,13 @@ def served(site: Path) -> Iterator[str]:
         server.server_close()
 
 
-def _chromium(url: str, shot: Path, profile: Path) -> str:
-    """Load a page headless: return its DOM after scripts ran, and save a screenshot."""
-    assert CHROMIUM
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-           f"--user-data-dir={profile}", "--window-size=1280,1800", f"--screenshot={shot}", "--dump-dom", url]
-    # Its own session, so that a hung browser and its helper processes can be ended together.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
-    try:
-        dom, _ = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f"chromium did not finish loading {url} in 60 s")
-    assert proc.returncode == 0, f"chromium failed on {url}"
-    return dom
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """One headless Chromium for every page a module's tests look at."""
+    if CHROMIUM is None:
+        pytest.skip("headless Chromium not found (Debian package `chromium`); the pages were not checked in a browser")
+    with Browser(tmp_path_factory.mktemp("chromium-profile")) as b:
+        yield b
 
 
 def _sample_rule() -> RuleDoc:
@@ -365,9 +354,7 @@ def _sample_rule() -> RuleDoc:
     return rules[0]
 
 
-def test_site_renders_in_chromium(served: str, tmp_path: Path) -> None:
-    if CHROMIUM is None:
-        pytest.skip("headless Chromium not found (Debian package `chromium`); the site was not checked in a browser")
+def test_site_renders_in_chromium(served: str, browser: Browser) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     rule = _sample_rule()
     rule_path = "generated/rules/" + rule.id.replace(".", "/") + "/"
@@ -378,7 +365,7 @@ def test_site_renders_in_chromium(served: str, tmp_path: Path) -> None:
     for lang in LANGS:
         prefix = "" if lang == "en" else f"{lang}/"
         shot = ARTIFACTS / f"rule-{lang}.png"
-        dom = _chromium(served + prefix + rule_path, shot, tmp_path / f"profile-rule-{lang}")
+        dom = browser.page(served + prefix + rule_path, shot, 1280, 1800)
         assert f">{rule.data['title'][lang]}<" in dom.replace("\n", ""), f"{lang} rule page lacks its title"
         for p in params:
             assert p in dom, f"{lang} rule page lacks parameter {p}"
@@ -388,7 +375,7 @@ def test_site_renders_in_chromium(served: str, tmp_path: Path) -> None:
 
     lib = load_library()
     shot = ARTIFACTS / "matrix-en.png"
-    dom = _chromium(served + "generated/matrix/", shot, tmp_path / "profile-matrix")
+    dom = browser.page(served + "generated/matrix/", shot, 1280, 1800)
     declared = [str(p) for d in lib.rules.values() for p in (d.get("params") or {})]
     assert declared and all(p in dom for p in declared), "the matrix lacks parameters"
     assert all(pid in dom for pid in lib.presets), "the matrix lacks a preset column"

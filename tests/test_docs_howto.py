@@ -11,17 +11,15 @@ languages, under artifacts/docs/ (skipped, with the reason, without Chromium).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import signal
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 import yaml
-from test_docs import ARTIFACTS, CHROMIUM, served, site  # noqa: F401  (the site's build and server fixtures)
+from browser import Browser
+from test_docs import ARTIFACTS, browser, served, site  # noqa: F401  (the site's build, server and browser fixtures)
 
 from oracle.cards import notation
 from oracle.docgen import DocsError, build_pages
@@ -346,29 +344,7 @@ def _article(dom: str) -> _FirstLinks:
     return p
 
 
-def _shoot(url: str, shot: Path, profile: Path, width: int, height: int) -> str:
-    """Load a page headless at a given window size: return its DOM after scripts ran, and save a screenshot."""
-    assert CHROMIUM
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-           f"--user-data-dir={profile}", f"--window-size={width},{height}", f"--screenshot={shot}", "--dump-dom",
-           url]
-    # Its own session, so that a hung browser and its helper processes can be ended together.
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
-    try:
-        dom, _ = proc.communicate(timeout=90)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f"chromium did not finish loading {url} in 90 s")
-    assert proc.returncode == 0, f"chromium failed on {url}"
-    return dom
-
-
-def test_player_pages_render_in_chromium(served: str, tmp_path: Path) -> None:  # noqa: F811
-    if CHROMIUM is None:
-        pytest.skip("headless Chromium not found (Debian package `chromium`); the pages were not checked in a browser")
+def test_player_pages_render_in_chromium(served: str, browser: Browser) -> None:  # noqa: F811
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     lib = load_library()
     titles = {"en": "How to play Тысяча", "ru": "Как играть в «Тысячу»"}
@@ -379,7 +355,7 @@ def test_player_pages_render_in_chromium(served: str, tmp_path: Path) -> None:  
                  ("matrix-page", "generated/matrix/", 1280, 1800)]
         for name, path, width, height in pages:
             shot = ARTIFACTS / f"{name}-{lang}.png"
-            dom = _shoot(served + prefix + path, shot, tmp_path / f"profile-{name}-{lang}", width, height)
+            dom = browser.page(served + prefix + path, shot, width, height)
             assert shot.stat().st_size > 20_000, f"{shot} looks empty"
             article = _article(dom)
             if name == "home":
