@@ -270,8 +270,9 @@ def _rss_mb() -> float:
 ])
 def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_up(mode, kind, words):
     before = _rss_mb()
+    # A short grace: these engines never quit when told to, and the kill is what is tested.
     engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} {mode}", timeout=20.0 if mode == "huge-line" else 1.0,
-                              start_timeout=2.0)
+                              start_timeout=2.0, grace=0.2)
     report = run_conformance(engine, examples=3, seed=0)
     pid = engine.proc.pid if engine.proc is not None else None
     engine.close()
@@ -286,7 +287,7 @@ def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_u
 
 def test_a_child_that_left_the_engine_session_is_killed_too(tmp_path):
     pidfile = tmp_path / "child.pid"
-    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} setsid-child {pidfile}", timeout=1.0)
+    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} setsid-child {pidfile}", timeout=1.0, grace=0.2)
     report = run_conformance(engine, examples=2, seed=0)
     engine.close()
     assert report.failure is not None and report.failure.kind == "timeout"
@@ -306,7 +307,7 @@ def test_bad_conform_options_are_named_and_exit_2(argv, tmp_path, capsys):
 
 
 def test_an_engine_slow_to_start_times_out_at_the_handshake():
-    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} slow-start", timeout=1.0, start_timeout=1.0)
+    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} slow-start", timeout=1.0, start_timeout=1.0, grace=0.2)
     with pytest.raises(EngineFailure) as info:
         engine.hello()
     pid = engine.proc.pid if engine.proc is not None else None

@@ -295,11 +295,14 @@ class _Tail:
 class SubprocessEngine(EngineAdapter):
     """A program speaking the protocol on stdin/stdout."""
 
-    def __init__(self, command: str, timeout: float = 5.0, start_timeout: float = 30.0) -> None:
+    def __init__(self, command: str, timeout: float = 5.0, start_timeout: float = 30.0, grace: float = 1.0) -> None:
         self.command = command
         self.name = command
         self.timeout = timeout
         self.start_timeout = start_timeout
+        # Seconds an engine has to exit by itself once told to quit before it is killed; one that closed
+        # its output gets twice that, so that its exit code and last words on stderr can be reported.
+        self.grace = grace
         self.proc: subprocess.Popen[bytes] | None = None
         self.lines: _Lines | None = None
         self.stderr: _Tail | None = None
@@ -341,7 +344,7 @@ class SubprocessEngine(EngineAdapter):
                 assert self.proc.stdin is not None
                 self.proc.stdin.write((json.dumps({"id": 0, "cmd": "quit"}) + "\n").encode())
                 self.proc.stdin.flush()
-                self.proc.wait(timeout=1)
+                self.proc.wait(timeout=self.grace)
             except (OSError, ValueError, subprocess.TimeoutExpired, AssertionError):
                 pass
         if self.proc is not None:
@@ -406,11 +409,12 @@ class SubprocessEngine(EngineAdapter):
         alive = False
         if self.proc is not None:
             try:
-                code = self.proc.wait(timeout=2)
+                code = self.proc.wait(timeout=2 * self.grace)
             except subprocess.TimeoutExpired:
                 alive = True
         if not alive and self.stderr is not None:
-            self.stderr.thread.join(timeout=1)  # what it wrote before exiting, up to the end of the stream
+            # What it wrote before exiting, up to the end of the stream.
+            self.stderr.thread.join(timeout=self.grace)
         tail = "; ".join(self.errors)
         self.close()
         if alive:
