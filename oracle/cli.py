@@ -130,12 +130,17 @@ def _bar(total: int) -> Any:
 def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator[dict[str, Any]]:
     """Each file's verdict as soon as it is known, in the order the files were given."""
     if workers > 1 and len(jobs) > 1:
+        import gc
         from concurrent.futures import ProcessPoolExecutor
 
         # The first file is judged here before the workers start, so that workers forked from this
         # process inherit the ruleset it compiled (others read it from the disk cache).
         yield _validate_one(jobs[0])
         rest = jobs[1:]
+        # What is alive now (the compiled rules) is left out of garbage collection for good, so the forked
+        # workers share its memory pages with this process instead of each copying them as the collector
+        # walks them (--jobs 2 took a tenth longer without).
+        gc.freeze()
         # Small chunks: the last ones finish close together, so no worker waits long for the others.
         with ProcessPoolExecutor(max_workers=workers) as pool:
             yield from pool.map(_validate_one, rest, chunksize=max(1, min(16, len(rest) // (workers * 16))))
