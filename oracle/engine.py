@@ -97,12 +97,18 @@ class IllegalAction(OracleError):
         self.rejection = rejection
 
 
+# Called after each effect a traced game runs: (the effect, the state before it pickled, the state
+# now). It may hand back the state now pickled (pickle.dumps(state, 5)) when it made those bytes and
+# left the state as it was, which saves the next effect a pickling; or None.
+Tracer = Callable[[Effect, bytes, dict[str, Any]], bytes | None]
+
+
 class Game:
     """One game under one ruleset."""
 
     def __init__(self, rs: Ruleset | str = "classic", players: int | None = None, dealer: int = 0,
                  seed: int | None = None, *, state: State | None = None,
-                 tracer: Callable[[Effect, bytes, dict[str, Any]], None] | None = None) -> None:
+                 tracer: Tracer | None = None) -> None:
         self.rs = load_ruleset(rs) if isinstance(rs, str) else rs
         self.c = self.rs.compiled
         # When set, called after each effect with (the effect, the state before pickled, the state
@@ -323,13 +329,17 @@ class Game:
             except Exception as exc:
                 raise self._runtime(self._failed_clause(trigger.run, exc, on, effects[-1].rule_id), exc) from None
             return
+        before: bytes | None = None
         for effect in effects:
-            before = pickle.dumps(st.v, 5)
+            if before is None:
+                before = pickle.dumps(st.v, 5)
             try:
                 effect.fn(st, seat, payload)
             except Exception as exc:
                 raise self._runtime(effect.rule_id, exc) from None
-            tracer(effect, before, st.v)
+            # Nothing runs between two effects of a trigger: the state the tracer pickled after this
+            # one, if it hands it back, is the next one's state before.
+            before = tracer(effect, before, st.v)
 
     def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str, otherwise: str) -> str:
         """The rule whose clause raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of

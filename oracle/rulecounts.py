@@ -35,14 +35,18 @@ class RuleCounts:
             found = self._deps[clause] = frozenset(deps | {rule_id})
         return found
 
-    def effect(self, effect: Effect, before: bytes, after: dict[str, Any]) -> None:
-        """The interpreter's tracer (``Game(tracer=...)``): one effect ran, with the state before and after."""
+    def effect(self, effect: Effect, before: bytes, after: dict[str, Any]) -> bytes:
+        """The interpreter's tracer (``Game(tracer=...)``): one effect ran, with the state before and after.
+
+        Returns the state after, pickled (the interpreter's next state before)."""
         rules = self._credit(effect, effect.rule_id, effect.deps)
-        changed = before != pickle.dumps(after, 5)
+        now = pickle.dumps(after, 5)
+        changed = before != now
         for r in rules:
             self.ran[r] += 1
             if changed:
                 self.fired[r] += 1
+        return now
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""

@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import Action, Game, IllegalAction, Rejection, play_random
+from ..engine import Action, Game, IllegalAction, Rejection, Tracer, play_random
 from ..lang.program import Effect
 from ..records import Recorder, dumps, encode_action, encode_value, is_chance
 from ..rulecounts import RuleCounts
@@ -391,9 +391,8 @@ class Harness:
         return not any(a.get("action") == k and (p is None or p == game.phase) for k, p in self.unsupported)
 
     # ------------------------------------------------------------------ rule statistics
-    def _trace(self, effect: Effect, before: bytes, after: dict[str, Any]) -> None:
-        if self.counting:
-            self.rule_counts.effect(effect, before, after)
+    def _trace(self, effect: Effect, before: bytes, after: dict[str, Any]) -> bytes | None:
+        return self.rule_counts.effect(effect, before, after) if self.counting else None
 
     def _count_checks(self, kind: str, rejected: Rejection | None) -> None:
         """A check of an action of ``kind``: its guards ran in order, up to the one that rejected it."""
@@ -474,7 +473,7 @@ class Harness:
                 return "turn", self._last_writer("turn", len(ex.applied)), alt
         return None
 
-    def _replay(self, upto: int, tracer: Callable[[Effect, bytes, dict[str, Any]], None] | None = None) -> Game:
+    def _replay(self, upto: int, tracer: Tracer | None = None) -> Game:
         ex = self.ex
         assert ex is not None
         g = self._new_game(ex.dealer, ex.seed, ex.state)
