@@ -339,7 +339,7 @@ class Harness:
         if self.capabilities.get("legal_actions", True):
             theirs_list = self._engine_call(self.engine.legal, rec,
                                            self.rs.program.phase_rule.get(game.phase, self._sheet_rule))
-            theirs = {json.dumps(_norm(a), sort_keys=True): a for a in theirs_list
+            theirs = {_canonical(_norm(a)): a for a in theirs_list
                       if isinstance(a, dict) and self._supported_json(game, a)}
             self.compared += 1
             if mine != set(theirs):
@@ -768,7 +768,7 @@ class Harness:
         return encode_action(self.rs, self.nt, a)
 
     def _key(self, a: Action) -> str:
-        return json.dumps(_norm(self._enc(a)), sort_keys=True)
+        return _canonical(_norm(self._enc(a)))
 
     def _sheet(self, key: str, value: Any) -> Any:
         decl = self.rs.vars.get(key)
@@ -817,6 +817,11 @@ def _fork(game: Game) -> Game:
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
     return sorted(legal, key=game.hint, reverse=True)
+
+
+# An action's text for comparing the two sides: json.dumps(v, sort_keys=True), less the making of an
+# encoder at each call (every legal action of every step is keyed, on both sides).
+_canonical = json.JSONEncoder(sort_keys=True).encode
 
 
 def _norm(v: Any) -> Any:
