@@ -28,6 +28,9 @@ class RuleCounts:
         self.ran: Counter[str] = Counter()
         self.fired: Counter[str] = Counter()
         self._deps: dict[Guard | Effect, frozenset[str]] = {}  # compiled clause -> the rules it is credited to
+        # (compiled action, refusing rule, reason) -> the rules one such check ran and fired: a check's
+        # outcome decides them, and the harness counts tens of checks at every step.
+        self._outcomes: dict[tuple[Any, ...], tuple[frozenset[str], frozenset[str]]] = {}
 
     def _credit(self, clause: Guard | Effect, rule_id: str, deps: set[str]) -> frozenset[str]:
         found = self._deps.get(clause)
@@ -50,7 +53,11 @@ class RuleCounts:
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""
-        self.decision([(action, rejection)])
+        ran, fired = self._outcome(action, rejection)
+        for r in ran:
+            self.ran[r] += 1
+        for r in fired:
+            self.fired[r] += 1
 
     def decision(self, checks: list[tuple[CompiledAction, Rejection | None]]) -> None:
         """Several checks made at one point of a game (the action taken and those that could have been):
@@ -58,11 +65,23 @@ class RuleCounts:
         ran: set[str] = set()
         fired: set[str] = set()
         for action, rejection in checks:
-            _one_check(action, rejection, ran, fired, self._credit)
+            r, f = self._outcome(action, rejection)
+            ran |= r
+            fired |= f
         for r in ran:
             self.ran[r] += 1
         for r in fired:
             self.fired[r] += 1
+
+    def _outcome(self, action: CompiledAction, rejection: Rejection | None) -> tuple[frozenset[str], frozenset[str]]:
+        key = (action, None, None) if rejection is None else (action, rejection.rule_id, rejection.reason)
+        hit = self._outcomes.get(key)
+        if hit is None:
+            ran: set[str] = set()
+            fired: set[str] = set()
+            _one_check(action, rejection, ran, fired, self._credit)
+            hit = self._outcomes[key] = (frozenset(ran), frozenset(fired))
+        return hit
 
     def reading(self, rule_id: str) -> None:
         """A rule whose values were used to read a record (the pack, the seats, the card notation) ran."""
