@@ -44,7 +44,7 @@ class Tree:
     files: tuple[Path, ...]
     stamp: tuple[tuple[str, int, int], ...]
     digest: str
-    hashes: dict[Path, str]  # each file's own content hash, for the loaded-file memo
+    hashes: dict[Path, str]  # each file's own content hash: loaded files no tree holds are dropped
 
 
 def rule_files(base: Path) -> list[Path]:
@@ -111,16 +111,13 @@ def library(root: Path, build: Callable[[Path, str], T]) -> T:
     return hit
 
 
-def loaded_file(root: Path, path: Path, display: str, kind: str, load: Callable[[], T]) -> T:
-    """The file ``path`` of ``root``'s current tree as ``load()`` reads it, once per content, name and kind.
+def loaded_file(display: str, kind: str, content: bytes, load: Callable[[], T]) -> T:
+    """``load()``, the file shown as ``display`` read from ``content``: once per name, kind and content.
 
-    The content hash is the one the tree was read with: a file changed since is read again only
-    after :func:`refresh`, as the library is. A failure is raised each time, never kept.
+    Keyed by the bytes actually read, so a file edited after its tree was read is never filed under
+    its old content. A failure is raised each time, never kept.
     """
-    content = tree(root).hashes.get(path)
-    if content is None:  # not a file of the tree as read: nothing to key it by
-        return load()
-    key = (display, kind, content)
+    key = (display, kind, hashlib.sha256(content).hexdigest())
     hit = _FILES.get(key)
     if hit is None:
         hit = _FILES[key] = load()

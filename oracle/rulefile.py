@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import Location, RuleFileError
-from .yamlpos import PosStr, load_yaml_file
+from .limits import MAX_RULE_FILE_BYTES, decode_utf8, read_limited
+from .yamlpos import RULE_LOADER, PosStr, load_yaml_text
 
 if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
     import jsonschema
@@ -118,7 +119,17 @@ class RuleDoc:
         return v.location() if isinstance(v, PosStr) else self.location()
 
 
-def load_doc(path: Path, display: str, kind: str = "rule") -> RuleDoc:
-    data = load_yaml_file(path, display)
+def read_doc(path: Path, display: str) -> bytes:
+    """A rule file's bytes, with the size limit of rule files."""
+    return read_limited(path, MAX_RULE_FILE_BYTES, display, RuleFileError, "rule files")
+
+
+def parse_doc(raw: bytes, display: str, kind: str = "rule") -> RuleDoc:
+    """A rule, overlay (``kind`` "rule") or preset file from its bytes, shown as ``display``."""
+    data = load_yaml_text(decode_utf8(raw, display, RuleFileError), display, RULE_LOADER)
     validate(data, kind, display)
     return RuleDoc(str(data["id"]), display, data)
+
+
+def load_doc(path: Path, display: str, kind: str = "rule") -> RuleDoc:
+    return parse_doc(read_doc(path, display), display, kind)

@@ -26,7 +26,7 @@ from .lang.compiler import ENGINE_VARS, KEYWORDS, Define, Param, VarDecl
 from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
 from .lang.stdlib import REGISTRY, DeckShape
 from .limits import MAX_PARAM_INT
-from .rulefile import RuleDoc, load_doc
+from .rulefile import RuleDoc, parse_doc, read_doc
 from .sequence import Sequence
 from .yamlpos import PosStr, plain
 
@@ -80,10 +80,11 @@ def _load_library(root: Path, digest: str) -> Library:
     return lib
 
 
-def _load_doc(root: Path, path: Path, display: str, kind: str = "rule") -> RuleDoc:
+def _load_doc(path: Path, display: str, kind: str = "rule") -> RuleDoc:
     # Shared by every library that holds this very file: a RuleDoc's data is never changed after
     # loading (resolve copies the docs it changes).
-    return rulecache.loaded_file(root, path, display, kind, lambda: load_doc(path, display, kind))
+    raw = read_doc(path, display)
+    return rulecache.loaded_file(display, kind, raw, lambda: parse_doc(raw, display, kind))
 
 
 def _read_library(root: Path, digest: str) -> Library:
@@ -91,7 +92,7 @@ def _read_library(root: Path, digest: str) -> Library:
     overlays: dict[str, RuleDoc] = {}
     presets: dict[str, RuleDoc] = {}
     for path in _files(root / "spec"):
-        doc = _load_doc(root, path, str(path.relative_to(root)))
+        doc = _load_doc(path, str(path.relative_to(root)))
         _no_overlay_fields(doc)
         if doc.id in rules:
             raise RuleFileError(f"rule id {doc.id!r} is already used by {rules[doc.id].path}", doc.id_location())
@@ -99,13 +100,13 @@ def _read_library(root: Path, digest: str) -> Library:
     for path in _files(root / "variants"):
         display = str(path.relative_to(root))
         if path.parent.name == "presets":
-            doc = _load_doc(root, path, display, "preset")
+            doc = _load_doc(path, display, "preset")
             if doc.id in presets:
                 raise RuleFileError(f"preset {doc.id!r} is already defined in {presets[doc.id].path}",
                                     doc.id_location())
             presets[doc.id] = doc
         else:
-            doc = _load_doc(root, path, display)
+            doc = _load_doc(path, display)
             if doc.id in overlays or doc.id in rules:
                 other = overlays.get(doc.id) or rules[doc.id]
                 raise RuleFileError(f"id {doc.id!r} is already used by {other.path}", doc.id_location())

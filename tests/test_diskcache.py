@@ -173,9 +173,9 @@ def test_a_tree_with_one_file_edited_reads_that_file_alone(tmp_path, monkeypatch
     tree = copy_rules(tmp_path / "rules")
     before = load_library(tree)
     read: list[str] = []
-    real = ruleset_module.load_doc
-    monkeypatch.setattr(ruleset_module, "load_doc", lambda path, display, kind="rule": (
-        read.append(display), real(path, display, kind))[1])
+    real = ruleset_module.parse_doc
+    monkeypatch.setattr(ruleset_module, "parse_doc", lambda raw, display, kind="rule": (
+        read.append(display), real(raw, display, kind))[1])
     # A second tree with the same files reads none of them.
     assert load_library(copy_rules(tmp_path / "other")).rules["bid.step"] is before.rules["bid.step"]
     assert read == []
@@ -186,6 +186,15 @@ def test_a_tree_with_one_file_edited_reads_that_file_alone(tmp_path, monkeypatch
     assert after is not before and after.rules["bid.step"] is not before.rules["bid.step"]
     assert all(after.rules[r] is before.rules[r] for r in before.rules if r != "bid.step")
     assert load_ruleset("classic", root=tree).param("bid_step") == 10
+    # Filed under the bytes read: a file changed after its tree was read, before its library was built,
+    # is never taken for the content the tree was read with.
+    third = copy_rules(tmp_path / "third")
+    tree_digest(third)
+    p = third / "spec" / "bidding" / "step.yaml"
+    p.write_text(p.read_text(encoding="utf-8").replace("default: 5", "default: 15"), encoding="utf-8")
+    assert load_library(third).rules["bid.step"] is not before.rules["bid.step"]
+    assert load_library(copy_rules(tmp_path / "fourth")).rules["bid.step"] is before.rules["bid.step"]
+    assert load_ruleset("classic", root=tmp_path / "fourth").param("bid_step") == 5
 
 
 def test_old_entries_are_pruned(cache_dir):
