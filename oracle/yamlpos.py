@@ -10,20 +10,16 @@ refused, and nesting, alias expansion and integer sizes are bounded (see `limits
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import Location, OracleError, RuleFileError
+from .errors import Location, RuleFileError
 from .limits import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
     MAX_RULE_DEPTH,
-    MAX_RULE_FILE_BYTES,
     MAX_YAML_NODES,
-    decode_utf8,
-    read_limited,
 )
 
 
@@ -261,12 +257,6 @@ def load_yaml_text(text: str, file: str, loader: type = _Loader) -> Any:
 def compose_record(text: str, file: str) -> yaml.Node | None:
     """A record's node tree: no aliases, at most MAX_DEPTH levels."""
     return compose(text, file, _RecordLoader)
-
-
-def load_yaml_file(path: Path, display: str | None = None, error: type[OracleError] = RuleFileError) -> Any:
-    name = display or str(path)
-    text = decode_utf8(read_limited(path, MAX_RULE_FILE_BYTES, name, error, "rule files"), name, error)
-    return load_yaml_text(text, name, RULE_LOADER)
 
 
 def location_of(value: Any, fallback: Location) -> Location:

@@ -122,13 +122,19 @@ class Browser:
             self._events.append(self._read(deadline, name))
 
     def _read(self, deadline: float, waiting_for: str) -> dict[str, Any]:
-        while b"\0" not in self._buffer:
-            ready, _, _ = select.select([self._from_chrome], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                raise BrowserError(f"chromium gave no answer to {waiting_for} in {self.timeout:g} s")
-            chunk = os.read(self._from_chrome, 1 << 20)
-            if not chunk:
-                raise BrowserError(f"chromium exited while the test waited for {waiting_for}")
-            self._buffer += chunk
+        if b"\0" not in self._buffer:
+            # A screenshot is megabytes in pipe-sized chunks: look for the end in each new chunk only.
+            parts = [self._buffer]
+            while True:
+                ready, _, _ = select.select([self._from_chrome], [], [], max(0.0, deadline - time.monotonic()))
+                if not ready:
+                    raise BrowserError(f"chromium gave no answer to {waiting_for} in {self.timeout:g} s")
+                chunk = os.read(self._from_chrome, 1 << 20)
+                if not chunk:
+                    raise BrowserError(f"chromium exited while the test waited for {waiting_for}")
+                parts.append(chunk)
+                if b"\0" in chunk:
+                    break
+            self._buffer = b"".join(parts)
         line, self._buffer = self._buffer.split(b"\0", 1)
         return dict(json.loads(line))

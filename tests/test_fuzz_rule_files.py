@@ -114,9 +114,10 @@ def test_unreadable_rule_files_are_located(tree, monkeypatch, capsys, label, tex
 def test_a_timestamp_is_read_as_the_text_written(tmp_path):
     p = tmp_path / "x.yaml"
     p.write_text("id: x\ndate: 2001-12-14\nwhen: !!timestamp x\n", encoding="utf-8")
-    from oracle.yamlpos import load_yaml_file
+    from oracle.yamlpos import RULE_LOADER, load_yaml_text
 
-    assert load_yaml_file(p) == {"id": "x", "date": "2001-12-14", "when": "x"}
+    assert load_yaml_text(p.read_text(encoding="utf-8"), "x.yaml", RULE_LOADER) == {"id": "x", "date": "2001-12-14",
+                                                                                   "when": "x"}
 
 
 def test_a_yaml_alias_bomb_in_a_rule_file_is_bounded_in_little_memory(tree):
