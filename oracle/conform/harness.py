@@ -240,14 +240,14 @@ class Harness:
         self._rule_deps: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------------ one example
-    def play(self, data: st.DataObject) -> None:
+    def play(self, draw: st.DrawFn) -> None:
         rs = self.rs
         n = rs.players
         players = PLAYERS[:n]
-        dealer = data.draw(st.integers(0, n - 1), label="dealer")
+        dealer = draw(st.integers(0, n - 1))
         # A small seed range: shrinking a seed replaces the whole deal, so fewer seeds shrink faster.
-        seed = data.draw(st.integers(0, 255), label="seed")
-        dealer, state = self._start_state(data, dealer, seed)
+        seed = draw(st.integers(0, 255))
+        dealer, state = self._start_state(draw, dealer, seed)
         # Traced only while counting rules: a traced game copies the state around every clause.
         game = self._new_game(dealer, seed, state, traced=self.counting)
         self.ex = _Example(dealer, seed, state)
@@ -260,12 +260,12 @@ class Harness:
         self.engine.new_game(self.ruleset, players, dealer)
         if state:
             self.engine.set_state(state)
-        deals = data.draw(st.integers(1, self.max_deals), label="deals")
+        deals = draw(st.integers(1, self.max_deals))
         # A style of play for the whole game: favour one kind of action (concede, pass, …), and follow or
         # go against the play hints. Both shrink to plain hinted play.
         kinds = sorted(k for k, d in rs.actions.items() if not is_chance(d))
-        favour = data.draw(st.sampled_from([None, *kinds]), label="favoured action")
-        contrary = data.draw(st.booleans(), label="against the hints")
+        favour = draw(st.sampled_from([None, *kinds]))
+        contrary = draw(st.booleans())
         try:
             while len(game.sheet) < deals and not game.over:
                 decl = game.chance_action()
@@ -276,11 +276,11 @@ class Harness:
                     self._engine_call(lambda f=fields: self.engine.deal(f), rec, decl.rule_id)
                     self._apply(game, action)
                     continue
-                self._step(game, rec, data, favour, contrary)
+                self._step(game, rec, draw, favour, contrary)
         except _Unsupported:
             pass
 
-    def _start_state(self, data: st.DataObject, dealer: int, seed: int) -> tuple[int, dict[str, list[Any]]]:
+    def _start_state(self, draw: st.DrawFn, dealer: int, seed: int) -> tuple[int, dict[str, list[Any]]]:
         """Sampled starting values, and maybe a few deals the oracle plays alone from them: a mid-game state."""
         n = self.rs.players
         state: dict[str, list[Any]] = {}
@@ -290,32 +290,32 @@ class Harness:
             if name not in self.state_keys:
                 continue
             # A flag per variable first, so that shrinking drops a variable the disagreement does not need.
-            if data.draw(st.booleans(), label=f"start {name}"):
-                values = [data.draw(st.sampled_from(samples), label=name) for _ in range(n)]
+            if draw(st.booleans()):
+                values = [draw(st.sampled_from(samples)) for _ in range(n)]
                 if any(values):
                     state[name] = values
-        if self.targets and self.total_var in self.state_keys and data.draw(st.booleans(), label="aim at a total"):
+        if self.targets and self.total_var in self.state_keys and draw(st.booleans()):
             # One player at a total the rules single out (a reset, the barrel), or one contract or marriage
             # short of it.
             values = list(state.get(self.total_var) or [0] * n)
-            total = data.draw(st.sampled_from(self.targets), label="total") - \
-                data.draw(st.sampled_from(self.steps), label="short of it by")
-            seat = data.draw(st.integers(0, n - 1), label="aiming seat")
+            total = draw(st.sampled_from(self.targets)) - \
+                draw(st.sampled_from(self.steps))
+            seat = draw(st.integers(0, n - 1))
             values[seat] = total
             state[self.total_var] = values
             if total >= self.targets[-1]:
                 # At the highest total short of the end (the barrel): the per-player flags the rules keep
                 # there (on the barrel), each drawn for that player.
                 for name in self.flags:
-                    if data.draw(st.booleans(), label=f"start {name}"):
+                    if draw(st.booleans()):
                         flags = list(state.get(name) or [False] * n)
                         flags[seat] = True
                         state[name] = flags
-        warm = data.draw(st.integers(0, self.warm_deals), label="warm-up deals")
+        warm = draw(st.integers(0, self.warm_deals))
         if not warm:
             return dealer, state
         g = self._new_game(dealer, seed, state)
-        play_random(g, random.Random(data.draw(st.integers(0, 2**16), label="warm-up seed")), hinted=True,
+        play_random(g, random.Random(draw(st.integers(0, 2**16))), hinted=True,
                     max_deals=warm)
         if g.over:
             return dealer, state
@@ -331,7 +331,7 @@ class Harness:
             game.v[name] = list(values)
         return game
 
-    def _step(self, game: Game, rec: Recorder, data: st.DataObject, favour: str | None, contrary: bool) -> None:
+    def _step(self, game: Game, rec: Recorder, draw: st.DrawFn, favour: str | None, contrary: bool) -> None:
         legal = [a for a in self._order(game, game.legal_actions(), favour, contrary) if self._supported(game, a)]
         if not legal:
             raise _Unsupported
@@ -348,10 +348,10 @@ class Harness:
                 legal = [a for a in legal if self._key(a) in theirs]
                 if not legal:
                     raise _Known("no action both sides allow")
-        if self.illegal_every and data.draw(st.integers(0, self.illegal_every - 1), label="offer") == 0:
-            self._offer_illegal(game, rec, data)
+        if self.illegal_every and draw(st.integers(0, self.illegal_every - 1)) == 0:
+            self._offer_illegal(game, rec, draw)
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
-        action = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+        action = legal[draw(st.integers(0, len(legal) - 1))]
         accepted, reason = self._engine_call(lambda a=action: self.engine.apply(self._enc(a)), rec,
                                              self.rs.action_rule[action.kind])
         self.compared += 1
@@ -549,7 +549,7 @@ class Harness:
         """The rule that keeps the sheet's totals: charged for what no narrower rule decides."""
         return self.rs.vars[self.rs.sheet.total].rule_id
 
-    def _offer_illegal(self, game: Game, rec: Recorder, data: st.DataObject) -> None:
+    def _offer_illegal(self, game: Game, rec: Recorder, draw: st.DrawFn) -> None:
         illegal = []
         turn = game.v["turn"]
         for decl in self.rs.actions.values():
@@ -566,7 +566,7 @@ class Harness:
                         break
         if not illegal:
             return
-        a, rej = illegal[data.draw(st.integers(0, len(illegal) - 1), label="illegal")]
+        a, rej = illegal[draw(st.integers(0, len(illegal) - 1))]
         accepted, _ = self._engine_call(lambda: self.engine.apply(self._enc(a)), rec, self.rs.action_rule[a.kind])
         self.compared += 1
         if accepted:
@@ -960,6 +960,16 @@ def _write(d: Disagreement, out_dir: Path | None, number: int) -> None:
     d.record["_file"] = str(path)
 
 
+@st.composite
+def _played(draw: st.DrawFn, h: Harness) -> None:
+    """One generated game, played as it is drawn.
+
+    Inside a strategy, each choice is a plain draw: ``DataObject.draw`` also checks the global random
+    state around every draw (two copies of it): three quarters of a draw, a fifth of a run. The choices
+    are the same either way (on the twelve mutants: the same disagreements and counterexamples)."""
+    h.play(draw)
+
+
 def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seconds: float,
                deadline: float | None, shrink_examples: int | None = None) -> list[Disagreement]:
     """One Hypothesis run: every disagreement seen while generating and shrinking (the smallest is kept)."""
@@ -991,7 +1001,7 @@ def _one_round(h: Harness, report: Report, examples: int, seed: int, shrink_seco
             report.examples += 1
             generated[0] += 1
         try:
-            h.play(data)
+            data.draw(_played(h))
         except _Known:
             pass
         except EngineFailure as exc:
