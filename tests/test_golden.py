@@ -54,9 +54,12 @@ def test_every_ruleset_has_valid_and_invalid_golden_games():
 
 def test_golden_games_reach_every_core_rule():
     cov = Coverage()
+    core = set(load_library().rules)
     for path in FILES:
         cover_record(read_record(path), cov, alternatives=False)  # reached: ran on the recorded actions
-    core = set(load_library().rules)
+        # What is reached only grows: once every core rule is, the other records cannot change the verdict.
+        if not core.intersection(cov.unreached()):
+            break
     assert [r for r in cov.unreached() if r in core] == []
 
 
