@@ -212,7 +212,9 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
     while stack:
         node = stack.pop()
         d = node.__dict__
-        if "lineno" in node._attributes and (not only_missing or "lineno" not in d):
+        if only_missing and "lineno" in d:
+            continue  # placed by an earlier pass, with everything under it (a shared clause, say)
+        if "lineno" in node._attributes:
             d.update(where)
         for name in node._fields:
             v = d.get(name)
