@@ -507,11 +507,13 @@ class Harness:
         done = [False]
         seen: Counter[tuple[str, int | None]] = Counter()
 
-        def tracer(clause: Effect, before_bytes: bytes, after: dict[str, Any]) -> None:
+        def tracer(clause: Effect, before_bytes: bytes, after: dict[str, Any]) -> bytes | None:
             if done[0]:
-                return
-            before = pickle.loads(before_bytes)
-            for name, old in before.items():
+                return None
+            # Pickled once: the same bytes as before say that the clause changed nothing, and they are the
+            # next clause's state before, unless a what-if replay changes the state here.
+            now: bytes | None = pickle.dumps(after, 5)
+            for name, old in (pickle.loads(before_bytes) if now != before_bytes else {}).items():
                 new = after[name]
                 if old == new:
                     continue
@@ -526,8 +528,10 @@ class Harness:
                             after[name] = force[(name, i)][1]
                         else:
                             after[name][i] = force[(name, i)][1]
+                        now = None  # the state changed since it was pickled
                     out.append((clause.rule_id, name, i, after[name] if i is None else after[name][i]))
             done[0] = to_row and len(g.sheet) > rows
+            return now
 
         g.tracer = tracer
         for a in ex.applied[start:end]:

@@ -57,20 +57,24 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False) -> l
     rows = len(g.sheet)
     started = [False]
 
-    def tracer(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> None:
+    def tracer(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes | None:
         # A clause that began after the deal's row was written belongs to the next deal.
         if not after_sheet and started[0]:
-            return
-        before = pickle.loads(before_bytes)
-        for name, old in before.items():
-            new = after[name]
-            if old == new:
-                continue
-            if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-                writes.extend(Write(clause.rule_id, name, i) for i in range(len(old)) if old[i] != new[i])
-            else:
-                writes.append(Write(clause.rule_id, name, None))
+            return None
+        # The state after, pickled once: the interpreter takes it as the next clause's state before, and
+        # a clause that changed nothing (the same bytes) needs no unpickling to say so.
+        now = pickle.dumps(after, 5)
+        if now != before_bytes:
+            for name, old in pickle.loads(before_bytes).items():
+                new = after[name]
+                if old == new:
+                    continue
+                if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+                    writes.extend(Write(clause.rule_id, name, i) for i in range(len(old)) if old[i] != new[i])
+                else:
+                    writes.append(Write(clause.rule_id, name, None))
         started[0] = len(g.sheet) > rows
+        return now
 
     g.tracer = tracer
     for a in start.actions:
