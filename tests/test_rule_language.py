@@ -214,3 +214,15 @@ def test_a_rule_that_fails_while_an_action_runs_is_named(tree, rel, old, new, ch
     with pytest.raises(RuleRuntimeError, match=f"rule {charged} failed while running"):
         for card in ("AS", "AD", "10C", "10S"):
             t.act(t.game.v["turn"], "play", card=card, marriage=False)
+
+
+def test_every_expression_form_of_the_grammar_has_its_compiler_and_no_other():
+    import re
+    from importlib.resources import files
+
+    from oracle.lang.compiler import EXPRESSION_FORMS
+
+    grammar = files("oracle.lang").joinpath("grammar.lark").read_text(encoding="utf-8")
+    statements = grammar[grammar.index("?stmt:"):grammar.index("elif_part:")]
+    forms = set(re.findall(r"->\s*(\w+)", grammar)) - set(re.findall(r"->\s*(\w+)", statements))
+    assert forms and set(EXPRESSION_FORMS) == forms

@@ -647,11 +647,10 @@ class Compiler:
 
     # ----- expressions -------------------------------------------------------
     def expr(self, t: Tree | Token, scope: Scope) -> Val:
-        k = t.data if isinstance(t, Tree) else None
-        meth = getattr(self, f"e_{k}", None)
-        if meth is None:  # pragma: no cover - every grammar alias has a method
-            raise self.error(getattr(t, "meta", t), f"unsupported expression {k}")
-        return meth(t, scope)
+        form = EXPRESSION_FORMS.get(t.data) if isinstance(t, Tree) else None
+        if form is None:  # pragma: no cover - every expression form of the grammar has one (tested)
+            raise self.error(getattr(t, "meta", t), f"unsupported expression {getattr(t, 'data', t)}")
+        return form(self, t, scope)
 
     def e_number(self, t: Tree, scope: Scope) -> Val:
         return Val(_c(int(t.children[0])), "int")
@@ -984,6 +983,17 @@ class Compiler:
         if name not in names:
             raise self.error(_meta(where), f"unknown {kind} {name!r}; the {kind}s are {', '.join(names)}")
         return names.index(name)
+
+
+# Each expression form of the grammar (its alias in grammar.lark) and the method that compiles it.
+EXPRESSION_FORMS: dict[str, Callable[[Compiler, Tree, Scope], Val]] = {
+    "number": Compiler.e_number, "string": Compiler.e_string, "true": Compiler.e_true,
+    "false": Compiler.e_false, "none": Compiler.e_none, "name": Compiler.e_name, "list": Compiler.e_list,
+    "record": Compiler.e_record, "comprehension": Compiler.e_comprehension, "if_expr": Compiler.e_if_expr,
+    "and_": Compiler.e_and_, "or_": Compiler.e_or_, "not_": Compiler.e_not_, "compare": Compiler.e_compare,
+    "in_": Compiler.e_in_, "not_in": Compiler.e_not_in, "binop": Compiler.e_binop, "neg": Compiler.e_neg,
+    "index": Compiler.e_index, "attr": Compiler.e_attr, "call": Compiler.e_call,
+}
 
 
 def _meta(where: Any) -> Any:
