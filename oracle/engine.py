@@ -99,8 +99,11 @@ class IllegalAction(OracleError):
 
 # Called after each effect a traced game runs: (the effect, the state before it pickled, the state
 # now). It may hand back the state now pickled (pickle.dumps(state, 5)) when it made those bytes and
-# left the state as it was, which saves the next effect a pickling; or None.
+# left the state as it was, which saves the next effect a pickling; NO_STATE when it keeps what it
+# needs itself and does not read the state before (the next effects of the trigger get NO_STATE);
+# or None.
 Tracer = Callable[[Effect, bytes, dict[str, Any]], bytes | None]
+NO_STATE = b""
 
 
 class Game:

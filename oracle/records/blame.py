@@ -8,10 +8,11 @@ explained: from a :class:`DealStart` (the state before the deal, and the deal's 
 from __future__ import annotations
 
 import pickle
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Action, Game
+from ..engine import NO_STATE, Action, Game
 from ..ruleset import Ruleset
 
 RECORD_RULE = "record"  # rejections about the record itself, not about a rule of the game
@@ -42,8 +43,10 @@ def refused_by(game: Game, action: Action) -> str | None:
     return None if rej is None else rej.rule_id
 
 
-def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False) -> list[Write]:
-    """Replay a deal with clause tracing: every value a clause changed, in order.
+def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
+                  watch: Collection[str] | None = None) -> list[Write]:
+    """Replay a deal with clause tracing: every value a clause changed, in order (with ``watch``,
+    only the values of those variables).
 
     Changes made after the deal's row was written on the sheet (the next deal being set
     up) are left out, unless ``after_sheet`` asks for them: they explain the next dealer,
@@ -66,28 +69,49 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False) -> l
         now = pickle.dumps(after, 5)
         if now != before_bytes:
             for name, old in pickle.loads(before_bytes).items():
-                new = after[name]
-                if old == new:
-                    continue
-                if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-                    writes.extend(Write(clause.rule_id, name, i) for i in range(len(old)) if old[i] != new[i])
-                else:
-                    writes.append(Write(clause.rule_id, name, None))
+                _changed(clause.rule_id, name, old, after[name], writes)
         started[0] = len(g.sheet) > rows
         return now
 
-    g.tracer = tracer
+    # Watching a few variables, the tracer keeps their values itself (pickled, one by one) and the
+    # interpreter need not pickle the whole state around every clause.
+    watched = set(watch or ())
+    kept = {name: pickle.dumps(value, 5) for name, value in v.items() if name in watched}  # in the state's order
+
+    def watcher(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes:
+        if not after_sheet and started[0]:
+            return NO_STATE
+        for name, was in kept.items():
+            now = pickle.dumps(after[name], 5)
+            if now != was:
+                _changed(clause.rule_id, name, pickle.loads(was), after[name], writes)
+                kept[name] = now
+        started[0] = len(g.sheet) > rows
+        return NO_STATE
+
+    g.tracer = tracer if watch is None else watcher
     for a in start.actions:
         g.apply(a)
     return writes
 
 
+def _changed(rule: str, name: str, old: Any, new: Any, writes: list[Write]) -> None:
+    """The writes of one clause to one variable: each entry of a per-seat list that changed, or the whole."""
+    if old == new:
+        return
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        writes.extend(Write(rule, name, i) for i in range(len(old)) if old[i] != new[i])
+    else:
+        writes.append(Write(rule, name, None))
+
+
 def decided_by(rs: Ruleset, start: DealStart, key: str, seat: int | None, after_sheet: bool = False) -> str:
     """The rule that decided the value ``key`` (of ``seat``) in the deal that begins at ``start``."""
-    writes = traced_writes(rs, start, after_sheet)
     # A value can be "explained by" another (a total by the deal's points): follow that link first.
     decl = rs.vars.get(key)
-    for name in ([decl.explained_by] if decl is not None and decl.explained_by else []) + [key]:
+    names = ([decl.explained_by] if decl is not None and decl.explained_by else []) + [key]
+    writes = traced_writes(rs, start, after_sheet, watch=names)
+    for name in names:
         found = [w.rule for w in writes if w.var == name and (seat is None or w.seat in (seat, None))]
         if found:
             return found[-1]
