@@ -40,9 +40,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import Action, Game, IllegalAction, Rejection, Tracer, play_random
+from ..engine import NO_STATE, Action, Game, IllegalAction, Rejection, Tracer, play_random
 from ..lang.program import Effect
-from ..records import Recorder, dumps, encode_action, encode_value, is_chance
+from ..records import Recorder, changed_cells, dumps, encode_action, encode_value, is_chance
 from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
 from .candidates import candidates
@@ -509,19 +509,12 @@ class Harness:
 
         def tracer(clause: Effect, before_bytes: bytes, after: dict[str, Any]) -> bytes | None:
             if done[0]:
-                return None
+                return NO_STATE  # nothing more is read: no need to pickle the state for the next clause
             # Pickled once: the same bytes as before say that the clause changed nothing, and they are the
             # next clause's state before, unless a what-if replay changes the state here.
             now: bytes | None = pickle.dumps(after, 5)
             for name, old in (pickle.loads(before_bytes) if now != before_bytes else {}).items():
-                new = after[name]
-                if old == new:
-                    continue
-                if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-                    cells: list[int | None] = [i for i in range(len(old)) if old[i] != new[i]]
-                else:
-                    cells = [None]
-                for i in cells:
+                for i in changed_cells(old, after[name]):
                     seen[(name, i)] += 1
                     if force and (name, i) in force and force[(name, i)][0] == seen[(name, i)]:
                         if i is None:

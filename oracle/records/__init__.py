@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from .blame import RECORD_RULE, DealStart, Write, decided_by, refused_by, traced_writes
+from .blame import RECORD_RULE, DealStart, Write, changed_cells, decided_by, refused_by, traced_writes
 from .codec import FORMAT, VERSION, Codec, decode_value, encode_action, encode_value, is_chance, sheet_value
 from .locator import JsonLocator, Locator, NoLocator, YamlLocator
 from .note import conformance_note
@@ -35,7 +35,7 @@ from .writing import dumps
 __all__ = [
     "FORMAT", "RECORD_RULE", "RECORD_SUFFIXES", "VERSION", "Codec", "DealStart", "JsonLocator", "Locator",
     "NoLocator", "RecordFile", "Recorder", "Replayer", "Verdict", "Violation", "Write", "YamlLocator",
-    "conformance_note", "decided_by", "decode_value", "dumps", "encode_action", "encode_value",
+    "changed_cells", "conformance_note", "decided_by", "decode_value", "dumps", "encode_action", "encode_value",
     "full_schema_errors", "is_chance",
     "load_record", "parse_record", "read_record", "record_files", "record_from_bytes", "record_ruleset",
     "record_schema", "refused_by", "sheet_value", "traced_writes", "validate_record",

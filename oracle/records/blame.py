@@ -63,7 +63,7 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     def tracer(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes | None:
         # A clause that began after the deal's row was written belongs to the next deal.
         if not after_sheet and started[0]:
-            return None
+            return NO_STATE  # nothing more is read: no need to pickle the state for the next clause
         # The state after, pickled once: the interpreter takes it as the next clause's state before, and
         # a clause that changed nothing (the same bytes) needs no unpickling to say so.
         now = pickle.dumps(after, 5)
@@ -95,14 +95,18 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     return writes
 
 
-def _changed(rule: str, name: str, old: Any, new: Any, writes: list[Write]) -> None:
-    """The writes of one clause to one variable: each entry of a per-seat list that changed, or the whole."""
+def changed_cells(old: Any, new: Any) -> list[int | None]:
+    """What a clause changed in one variable: each entry of a per-seat list that changed, or the whole
+    value (None); nothing if it is the same."""
     if old == new:
-        return
+        return []
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        writes.extend(Write(rule, name, i) for i in range(len(old)) if old[i] != new[i])
-    else:
-        writes.append(Write(rule, name, None))
+        return [i for i in range(len(old)) if old[i] != new[i]]
+    return [None]
+
+
+def _changed(rule: str, name: str, old: Any, new: Any, writes: list[Write]) -> None:
+    writes.extend(Write(rule, name, i) for i in changed_cells(old, new))
 
 
 def decided_by(rs: Ruleset, start: DealStart, key: str, seat: int | None, after_sheet: bool = False) -> str:
