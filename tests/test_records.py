@@ -19,6 +19,7 @@ from oracle.records import (
     load_record,
     parse_record,
     read_record,
+    reading,
     refused_by,
     traced_writes,
     validate_record,
@@ -150,6 +151,35 @@ def test_deeply_nested_document(tmp_path):
     p2.write_text(json.dumps(rec), encoding="utf-8")
     with pytest.raises(InputError, match="nested too deeply"):
         read_record(p2)
+
+
+def _nested(depth: int, inner: object, keyed: list[bool]) -> object:
+    for as_map in keyed[:depth]:
+        inner = {"k": inner} if as_map else [inner]
+    return inner
+
+
+@given(st.integers(25, 36), st.sampled_from([None, 1, "x", "[{", '"]\\', [], {}]),
+       st.lists(st.booleans(), min_size=36, max_size=36))
+def test_the_quick_depth_check_of_json_text_agrees_with_walking_the_value(depth, inner, keyed):
+    # The text's brackets decide most records without walking them; a string that holds brackets, quotes
+    # or backslashes, and anything near the limit, is walked. The verdict must be the walk's either way.
+    rec = small(1)
+    rec["params"] = {"x": _nested(depth, inner, keyed)}
+    text = json.dumps(rec, ensure_ascii=False)
+    walked = reading._deeper_than(json.loads(text))
+    if walked:
+        with pytest.raises(InputError, match="nested too deeply"):
+            parse_record(text, "deep.json")
+    else:
+        assert parse_record(text, "deep.json").data == rec
+    if reading._surely_shallow(text.encode()):
+        assert not walked
+
+
+def test_an_ordinary_record_needs_no_walk_for_its_depth():
+    assert reading._surely_shallow(json.dumps(VALID, ensure_ascii=False).encode())
+    assert not reading._surely_shallow(b'{"a": "[", "b": []}')  # a bracket in a string: not sure, walked
 
 
 @pytest.mark.parametrize("digits", [31, 5000])

@@ -138,15 +138,37 @@ def _deeper_than(value: Any, limit: int = MAX_DEPTH) -> bool:
     return any(len(x) for x in level)
 
 
-def _long_digit_run(text: str) -> bool:
-    """Whether the text has more than MAX_INT_DIGITS ASCII digits in a row (JSON numbers are ASCII):
-    the only way a JSON number can be too long. Bytes translate at memory speed; a regular
-    expression took ten times as long."""
-    return _DIGIT_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
+def _long_digit_run(raw: bytes) -> bool:
+    """Whether JSON text (as bytes) has more than MAX_INT_DIGITS ASCII digits in a row (JSON numbers
+    are ASCII): the only way a JSON number can be too long. Bytes translate at memory speed; a
+    regular expression took ten times as long."""
+    return _DIGIT_RUN in raw.translate(_DIGITS_ONLY)
 
 
 _DIGITS_ONLY = bytes(0x39 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))  # a digit → 9, the rest → space
 _DIGIT_RUN = b"9" * (MAX_INT_DIGITS + 1)
+
+
+def _surely_shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON text (as bytes, already parsed) surely nests fewer than ``limit`` brackets, from its
+    brackets alone: False means "not sure", and the parsed value is walked (:func:`_deeper_than`).
+
+    Only brackets and quotes are kept; a string holds none of them if it leaves ``""``, and with no
+    backslash in the text no quote is escaped. What is left is the brackets, which a pass that
+    deletes every empty pair, ``[]`` then ``{}``, lowers by one or two levels. A tenth of walking the
+    value, on a record that is mostly flat action entries.
+    """
+    left = raw.translate(None, _NOT_BRACKETS).replace(b'""', b"")
+    if b'"' in left or b"\\" in left:
+        return False
+    for _ in range((limit - 1) // 2):  # empty after k passes: at most 2k levels
+        if not left:
+            return True
+        left = left.replace(b"[]", b"").replace(b"{}", b"")
+    return not left
+
+
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b'[]{}"\\')
 
 
 def _big_number(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
@@ -212,13 +234,16 @@ def parse_record(text: str, name: str) -> RecordFile:
         raise InputError("the file is empty", Location(name, 1, 1))
     is_json = _is_json(text, name)
     locator: Locator
+    shallow = False
     try:
         if is_json:
             body = text.lstrip("\ufeff")
+            raw = body.encode("utf-8", "surrogatepass")
             # Numbers go through the length check (which gives the place) only when one can be too long.
-            data = json.loads(body, parse_int=_json_int if _long_digit_run(body) else None,
+            data = json.loads(body, parse_int=_json_int if _long_digit_run(raw) else None,
                               parse_constant=_json_constant)
             locator = JsonLocator(name, text)
+            shallow = _surely_shallow(raw)
         else:
             if len(text) > MAX_YAML_RECORD_BYTES:
                 raise InputError(too_big(len(text.encode("utf-8")), MAX_YAML_RECORD_BYTES, "YAML records")
@@ -240,7 +265,8 @@ def parse_record(text: str, name: str) -> RecordFile:
         raise InputError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)",
                          _deep_place(text, name)) from None
     # Both readers checked the numbers' digits (YAML's while building values); the depth is left.
-    return _loaded(data, name, locator, deep=_deeper_than(data) if isinstance(data, dict) else False)
+    deep = isinstance(data, dict) and not (is_json and shallow) and _deeper_than(data)
+    return _loaded(data, name, locator, deep=deep)
 
 
 def _deep_place(text: str, name: str) -> Location:
