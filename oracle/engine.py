@@ -114,6 +114,7 @@ class Game:
                  tracer: Tracer | None = None) -> None:
         self.rs = load_ruleset(rs) if isinstance(rs, str) else rs
         self.c = self.rs.compiled
+        self._quick = self.rs.derived(_quick_steps)
         # When set, called after each effect with (the effect, the state before pickled, the state
         # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
         self.tracer = tracer
@@ -285,23 +286,20 @@ class Game:
         # the careful way (check, then the effects), which also words the rejection.
         st = self.st
         v = st.v
-        ca = self.c.actions.get(action.kind)
-        decl = ca.decl if ca is not None else None
-        common = (decl is not None and ca.when is None and not v["game_over"] and decl.phase == v["phase"]
-                  and action.seat == (v["turn"] if decl.actor == "turn" else v["dealer"] if decl.actor == "dealer"
-                                      else None)
-                  and (typed or self._payload_problem(decl, action.payload) is None))
-        if not common or self.tracer is not None:
+        quick = self._quick.get(action.kind)
+        if (quick is None or self.tracer is not None or quick.phase != v["phase"] or v["game_over"]
+                or action.seat != v[quick.actor_var]
+                or not (typed or self._payload_problem(quick.decl, action.payload) is None)):
             rej = self.check(action, typed)
             if rej is None:
                 self._run(action)
             return rej
-        before = v["phase"]
-        step = ca.step
+        before = quick.phase
+        step = quick.step
         try:
             i = step(st, action.seat, action.payload)
         except Exception as exc:
-            raise self._runtime(self._failed_clause(step, exc, action.kind, decl.rule_id), exc) from None
+            raise self._runtime(self._failed_clause(step, exc, action.kind, quick.decl.rule_id), exc) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
             return self.check(action, typed)
         if v["phase"] != before:
@@ -419,6 +417,26 @@ class Game:
     def from_json(cls, data: dict[str, Any], rs: Ruleset | None = None) -> Game:
         rs = rs or load_ruleset(data["ruleset"])
         return cls(rs, state=State.from_json(rs, data))
+
+
+@dataclass(frozen=True)
+class _QuickStep:
+    """What the common case of an action needs, looked up once: its compiled step, its phase, and the
+    engine variable that names the seat that acts (its turn, or the dealer)."""
+
+    decl: ActionDecl
+    step: Callable[..., int]
+    phase: str
+    actor_var: str
+
+
+def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
+    """The actions :meth:`Game.try_apply` can take in one call of their step: those with no 'when', acted
+    by the seat on turn or by the dealer."""
+    actor_vars = {"turn": "turn", "dealer": "dealer"}
+    return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor])
+            for name, ca in rs.compiled.actions.items()
+            if ca.when is None and ca.step is not None and ca.decl.actor in actor_vars}
 
 
 def _source_lines(rs: Ruleset) -> dict[str, tuple[tuple[str, int, int], ...]]:
