@@ -1,6 +1,8 @@
 """The rule language: parse errors, type errors and unknown names are reported at file:line:col."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rules_tree import copy_rules, edit
 
 from oracle.errors import RuleFileError
@@ -162,6 +164,16 @@ def test_same_items_compares_lists_of_any_items():
     assert not same_items([1], [1, 1])
 
 
+@given(st.integers(0, 5), st.lists(st.integers(0, 5), max_size=6))
+def test_next_in_goes_clockwise_from_the_seat_after(s, group):
+    # Seats are numbered clockwise: the next one is the nearest going round from s + 1; s itself only
+    # after a full round, when it is alone in the list.
+    from oracle.lang.stdlib import next_in
+
+    want = min(group, key=lambda x: (x - s - 1) % 6) if group else None
+    assert next_in(s, group) == want
+
+
 def test_a_procedure_reading_a_changing_place_twice_is_not_inlined(tree):
     # move(x, src, dst) runs as src.remove(x) then dst.append(x); an x read from src itself must be read
     # once, before the removal, or the next card would be appended instead.
@@ -226,3 +238,4 @@ def test_every_expression_form_of_the_grammar_has_its_compiler_and_no_other():
     statements = grammar[grammar.index("?stmt:"):grammar.index("elif_part:")]
     forms = set(re.findall(r"->\s*(\w+)", grammar)) - set(re.findall(r"->\s*(\w+)", statements))
     assert forms and set(EXPRESSION_FORMS) == forms
+
