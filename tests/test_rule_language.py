@@ -239,3 +239,34 @@ def test_every_expression_form_of_the_grammar_has_its_compiler_and_no_other():
     forms = set(re.findall(r"->\s*(\w+)", grammar)) - set(re.findall(r"->\s*(\w+)", statements))
     assert forms and set(EXPRESSION_FORMS) == forms
 
+
+def _guard_texts():
+    atom = st.sampled_from(["x", "y", "k in xs", "len(xs) > k"])
+    quantified = st.builds(
+        "{}([{} for c in xs{}])".format,
+        st.sampled_from(["any", "all"]), st.sampled_from(["c > k", "c == k", "c // 2 == k"]),
+        st.sampled_from(["", " if c != 1", " if c > 0 if c < 4"]))
+    return st.recursive(atom | quantified, lambda inner: st.one_of(
+        st.builds("(not {})".format, inner),
+        st.builds("({} and {})".format, inner, inner),
+        st.builds("({} or {} or {})".format, inner, inner, inner)), max_leaves=8)
+
+
+@given(_guard_texts(), st.lists(st.lists(st.integers(0, 4), max_size=4), min_size=1, max_size=4),
+       st.booleans(), st.booleans(), st.integers(0, 4))
+def test_a_guard_lowered_to_loops_refuses_exactly_when_its_condition_holds(text, hands, x, y, k):
+    # Guards are compiled to nested ifs and loops that stop at the first item that settles an any/all;
+    # whatever the shape of and, or, not and quantifiers, they must refuse exactly when the condition holds.
+    import ast
+
+    from oracle.lang.compiler import _when
+
+    test = ast.parse(text, mode="eval").body
+    args = ast.arguments([], [ast.arg(n) for n in ("xs", "x", "y", "k")], None, [], [], None, [])
+    refuse, allow = [ast.Return(ast.Constant(0))], ast.Return(ast.Constant(-1))
+    fns = ast.Module([ast.FunctionDef("plain", args, [ast.If(test, refuse, []), allow], [], None),
+                      ast.FunctionDef("lowered", args, [*_when(test, refuse), allow], [], None)], [])
+    namespace: dict = {}
+    exec(compile(ast.fix_missing_locations(fns), "<guard>", "exec"), namespace)
+    for xs in hands:
+        assert namespace["lowered"](xs, x, y, k) == namespace["plain"](xs, x, y, k), (text, xs)

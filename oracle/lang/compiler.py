@@ -293,6 +293,53 @@ def _outside_tests(test: ast.expr) -> list[ast.expr]:
     return [p for p in parts if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], ast.NotIn)]
 
 
+def _quantifier(node: ast.expr) -> tuple[str, ast.comprehension, ast.expr] | None:
+    """``any``/``all`` over a one-loop comprehension: (which, its loop, its item), else None."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all")
+            and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.ListComp)
+            and len(node.args[0].generators) == 1):
+        return node.func.id, node.args[0].generators[0], node.args[0].elt
+    return None
+
+
+def _when(test: ast.expr, leave: list[ast.stmt], holds: bool = True) -> list[ast.stmt]:
+    """Statements that run ``leave`` (which returns from the function) exactly when ``test`` is ``holds``.
+
+    A guard reads as one condition, but ``any``/``all`` over a comprehension builds the whole list before
+    looking at it (a call and a list per guard, most of a guard's cost). Here they become loops that stop
+    at the first item that settles them, as ``any``/``all`` over a generator would, and ``and``/``or``/
+    ``not`` become nested ``if``s. ``leave`` returns, so the statements for one disjunct can follow
+    another's; it is repeated only where it is the guard's own small return, never a nested block.
+    """
+    small = len(leave) == 1 and isinstance(leave[0], ast.Return)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _when(test.operand, leave, not holds)
+    if isinstance(test, ast.BoolOp):
+        conjunction = isinstance(test.op, ast.And) == holds  # not (a or b) is (not a) and (not b)
+        if conjunction:
+            inner = leave
+            for value in reversed(test.values):
+                inner = _when(value, inner, holds)
+            return inner
+        if small:
+            return [st for value in test.values for st in _when(value, leave, holds)]
+    q = _quantifier(test)
+    if q is not None:
+        which, loop, item = q
+        # any holds / all fails at the first item that settles it; any fails / all holds when none does.
+        settles_early = (which == "any") == holds
+        cond = item if which == "any" else ast.UnaryOp(ast.Not(), item)
+        if settles_early:
+            body = _when(item, leave, which == "any")
+            for f in reversed(loop.ifs):
+                body = [ast.If(test=f, body=body, orelse=[])]
+            return [ast.For(target=loop.target, iter=loop.iter, body=body, orelse=[])]
+        found = ast.BoolOp(ast.And(), [*loop.ifs, cond]) if loop.ifs else cond
+        return [ast.For(target=loop.target, iter=loop.iter, body=[ast.If(test=found, body=[ast.Break()], orelse=[])],
+                        orelse=leave)]
+    return [ast.If(test=test if holds else ast.UnaryOp(ast.Not(), test), body=leave, orelse=[])]
+
+
 class Compiler:
     """Type-check and translate one ruleset's logic."""
 
@@ -400,7 +447,7 @@ class Compiler:
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
                 continue
-            check_body.append(ast.If(test=t, body=[ast.Return(_c(i))], orelse=[]))
+            check_body.extend(_when(t, [ast.Return(_c(i))]))
         # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
         # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
         # A flag's choices being both values, its type says it all (payloads are type-checked first).
