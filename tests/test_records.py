@@ -391,8 +391,9 @@ def test_blame_names_the_rule_that_decided_a_value_and_the_rule_that_refuses_an_
     assert all(w.rule in rp.rs.rules for w in writes)
     decider = decided_by(rp.rs, rp.deal_start(0), "delta", 0)
     assert decider in {w.rule for w in writes if w.var == "delta"}
-    # Watching some variables lists their writes exactly as the full trace does, in the same order.
-    for names in (["delta"], ["score", "delta"], ["turn", "talon", "score"]):
+    # Watching some variables lists their writes exactly as the full trace does, in the same order (kept
+    # as copies: numbers, flags, flat lists; or pickled: the engine's variables, hands).
+    for names in (["delta"], ["score", "delta"], ["turn", "talon", "score"], ["hand", "tricks_won"]):
         want = [w for w in writes if w.var in names]
         assert want and traced_writes(rp.rs, rp.deal_start(0), watch=names) == want
     game = rp.new_game()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import NO_STATE, Action, Game
+from ..lang import types as T
 from ..ruleset import Ruleset
 
 RECORD_RULE = "record"  # rejections about the record itself, not about a rule of the game
@@ -73,18 +74,27 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
         started[0] = len(g.sheet) > rows
         return now
 
-    # Watching a few variables, the tracer keeps their values itself (pickled, one by one) and the
-    # interpreter need not pickle the whole state around every clause.
+    # Watching a few variables, the tracer keeps their values itself and the interpreter need not pickle
+    # the whole state around every clause: a number, a flag or a flat list of them as a copy, compared
+    # as it is; anything else pickled.
     watched = set(watch or ())
-    kept = {name: pickle.dumps(value, 5) for name, value in v.items() if name in watched}  # in the state's order
+    flat = {name for name in watched if _flat(rs, name)}
+    kept = {name: (list(value) if type(value) is list else value) if name in flat else pickle.dumps(value, 5)
+            for name, value in v.items() if name in watched}  # in the state's order
 
     def watcher(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes:
         if not after_sheet and started[0]:
             return NO_STATE
         for name, was in kept.items():
-            now = pickle.dumps(after[name], 5)
+            value = after[name]
+            if name in flat:
+                if value != was:
+                    _changed(clause.rule_id, name, was, value, writes)
+                    kept[name] = list(value) if type(value) is list else value
+                continue
+            now = pickle.dumps(value, 5)
             if now != was:
-                _changed(clause.rule_id, name, pickle.loads(was), after[name], writes)
+                _changed(clause.rule_id, name, pickle.loads(was), value, writes)
                 kept[name] = now
         started[0] = len(g.sheet) > rows
         return NO_STATE
@@ -93,6 +103,21 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     for a in start.actions:
         g.apply(a)
     return writes
+
+
+_IMMUTABLE = {"int", "bool", "str", "card", "seat", "suit", "rank", "phase", "none"}
+
+
+def _flat(rs: Ruleset, name: str) -> bool:
+    """Whether a variable's value is an immutable scalar, or a list of them (a per-seat scalar, a list of
+    cards held by no seat): a shallow copy of it is a faithful copy."""
+    decl = rs.vars.get(name)
+    if decl is None:
+        return False
+    t = T.normalize(decl.type)
+    if T.is_list(t):
+        return decl.scope != "seat" and T.base(T.elem(t)) in _IMMUTABLE
+    return T.base(t) in _IMMUTABLE
 
 
 def changed_cells(old: Any, new: Any) -> list[int | None]:
