@@ -22,6 +22,12 @@
    the bare ``python -c "import yaml, lark, jsonschema"``.
 6. Unless ``--no-cli``: ``thousand validate DIR --jobs 1`` and ``--jobs 2`` on a corpus (wall clock,
    Python start and compile included, as a user sees them).
+7. With ``--instructions`` (needs valgrind): the same ratios counted in machine instructions, which a
+   neighbour's load does not change. Each referee's pass over the records runs in a new process under
+   ``valgrind --tool=callgrind``, once with the pass and once without it (start-up, reading the records
+   and a first pass to compile and warm up are in both); the difference is the pass. Instructions are
+   not time (a cache miss costs more than an addition), so this is the steady figure to compare two
+   versions by, and the CPU times above are the figure a user sees.
 
 The machines are shared and noisy: read ratios, not absolute figures.
 """
@@ -34,6 +40,8 @@ import io
 import json
 import os
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -278,6 +286,52 @@ def cli(corpus_deals: int, repeat: int) -> None:
         print(f"scaling --jobs 2 / --jobs 1: {medians[1] / medians[2]:.2f}x")
 
 
+def counted_pass(who: str, file: str, passes: int) -> None:
+    """One referee over the records in ``file`` (written by :func:`instructions`): a first pass to
+    warm up, then ``passes`` more; run by :func:`instructions` under callgrind."""
+    records: Records = [(n, t) for n, t in json.loads(Path(file).read_text(encoding="utf-8"))]
+    cache: dict[Any, Any] = {}
+
+    def once() -> None:
+        for name, text in records:
+            if who == "oracle":
+                validate_record(parse_record(text, name), cache=cache)
+            else:
+                referee(json.loads(text))
+
+    for _ in range(1 + passes):
+        once()
+
+
+def instructions(sets: list[tuple[str, Records]]) -> None:
+    """Oracle/baseline in instructions: each referee's pass counted by callgrind (see the docstring)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("instructions: valgrind is not installed (Debian: apt-get install valgrind); skipped")
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-instructions-") as tmp:
+        for label, records in sets:
+            file = Path(tmp) / "records.json"
+            file.write_text(json.dumps(records), encoding="utf-8")
+            per_pass = {}
+            for who in ("baseline", "oracle"):
+                counts = []
+                for passes in (0, 1):
+                    proc = subprocess.run(
+                        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                         str(Path(__file__).resolve()), "--counted-pass", who, str(file), str(passes)],
+                        capture_output=True, text=True, cwd=ROOT)
+                    found = re.search(r"Collected : (\d+)", proc.stderr)
+                    if proc.returncode != 0 or found is None:
+                        raise SystemExit(f"callgrind failed for the {who}: {proc.stderr[-2000:]}")
+                    counts.append(int(found.group(1)))
+                per_pass[who] = counts[1] - counts[0]
+            deals = deals_in(records)
+            print(f"{label}, in instructions: baseline {per_pass['baseline'] / deals:,.0f} per deal, oracle "
+                  f"{per_pass['oracle'] / deals:,.0f}; oracle/baseline = "
+                  f"{per_pass['baseline'] / per_pass['oracle']:.2f}x")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--one-deal", type=int, default=1000, help="generated one-deal records")
@@ -287,7 +341,14 @@ def main() -> int:
     ap.add_argument("--no-cli", action="store_true", help="skip the thousand validate --jobs timings")
     ap.add_argument("--only-startup", action="store_true", help="measure the start-up only")
     ap.add_argument("--only-cli", action="store_true", help="measure the thousand validate --jobs timings only")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count each referee's instructions per deal under valgrind (slow, steady)")
+    ap.add_argument("--counted-pass", nargs=3, metavar=("WHO", "FILE", "PASSES"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.counted_pass:
+        who, file, passes = args.counted_pass
+        counted_pass(who, file, int(passes))
+        return 0
     if args.only_startup:
         startup(max(5, args.repeat))
         return 0
@@ -307,6 +368,9 @@ def main() -> int:
     measure("valid whole games", wholes_by["valid"], args.repeat)
     measure("invalid records (one-deal and whole games)", singles_by["invalid"] + wholes_by["invalid"], args.repeat)
     digest_share(singles_by["valid"], args.repeat)
+    if args.instructions:
+        instructions([("valid one-deal records", singles_by["valid"]), ("valid whole games", wholes_by["valid"]),
+                      ("invalid records", singles_by["invalid"] + wholes_by["invalid"])])
     startup(max(5, args.repeat))
     if not args.no_cli:
         cli(args.corpus_deals, args.repeat)
