@@ -105,7 +105,7 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     return writes
 
 
-_IMMUTABLE = {"int", "bool", "str", "card", "seat", "suit", "rank", "phase", "none"}
+_IMMUTABLE = T.SCALARS - {"any", "record"}  # what a value of "any" or "record" holds may change in place
 
 
 def _flat(rs: Ruleset, name: str) -> bool:
