@@ -79,7 +79,7 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     # as it is; anything else pickled.
     watched = set(watch or ())
     flat = {name for name in watched if _flat(rs, name)}
-    kept = {name: (list(value) if type(value) is list else value) if name in flat else pickle.dumps(value, 5)
+    kept = {name: _shallow_copy(value) if name in flat else pickle.dumps(value, 5)
             for name, value in v.items() if name in watched}  # in the state's order
 
     def watcher(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes:
@@ -90,7 +90,7 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
             if name in flat:
                 if value != was:
                     _changed(clause.rule_id, name, was, value, writes)
-                    kept[name] = list(value) if type(value) is list else value
+                    kept[name] = _shallow_copy(value)
                 continue
             now = pickle.dumps(value, 5)
             if now != was:
@@ -118,6 +118,10 @@ def _flat(rs: Ruleset, name: str) -> bool:
     if T.is_list(t):
         return decl.scope != "seat" and T.base(T.elem(t)) in _IMMUTABLE
     return T.base(t) in _IMMUTABLE
+
+
+def _shallow_copy(value: Any) -> Any:
+    return list(value) if type(value) is list else value
 
 
 def changed_cells(old: Any, new: Any) -> list[int | None]:
