@@ -48,7 +48,7 @@ FORMAT = 1
 # The oracle's files whose change changes what a loaded rule file is.
 _SHAPERS = ("yamlpos.py", "rulefile.py", "limits.py", "diskcache.py", "ruleset.py", "sequence.py",
             "schemas/rule.schema.json", "schemas/preset.schema.json", "lang/compiler.py", "lang/program.py",
-            "lang/stdlib.py", "lang/types.py", "lang/parser.py", "lang/grammar.lark")
+            "lang/stdlib.py", "lang/types.py", "lang/parser.py", "lang/grammar.lark", "lang/reads.py")
 _CODE: list[str] = []
 
 

@@ -270,3 +270,72 @@ def test_a_guard_lowered_to_loops_refuses_exactly_when_its_condition_holds(text,
     exec(compile(ast.fix_missing_locations(fns), "<guard>", "exec"), namespace)
     for xs in hands:
         assert namespace["lowered"](xs, x, y, k) == namespace["plain"](xs, x, y, k), (text, xs)
+
+
+_SIMPLE_STATEMENTS = [
+    "V['n'] = V['n'] + 1", "V['n'] += V['m']", "V['xs'] = [V['n']]", "V['xs'].append(V['m'])",
+    "V['xs'] += [V['n']]", "V['m'] = len(V['xs'])", "log.append((V['n'], V['m'], list(V['xs'])))",
+    "log.append([x + V['n'] for x in V['xs']])", "renew(st)", "note(st, V['n'])", "st.set_by['n'] = 'r'",
+]
+
+
+def _bodies():
+    simple = st.sampled_from(_SIMPLE_STATEMENTS).map(lambda s: [s])
+
+    def compound(inner):
+        block = st.lists(inner, min_size=1, max_size=3).map(lambda bs: [line for b in bs for line in b])
+        indent = block.map(lambda lines: ["    " + line for line in lines])
+        return st.one_of(
+            st.builds(lambda body, other: ["if V['n'] % 2 == 0:", *body, "else:", *other], indent, indent),
+            st.builds(lambda body: ["for i in range(2):", "    if V['m'] > 3:", "        break", *body], indent))
+    stmt = st.recursive(simple, compound, max_leaves=6)
+    return st.lists(stmt, min_size=1, max_size=6).map(lambda bs: [line for b in bs for line in b])
+
+
+@given(_bodies(), st.sets(st.sampled_from(["n", "m", "xs"])))
+def test_effects_reading_variables_once_behave_as_reading_them_each_time(lines, bound):
+    # Effects keep the variables they read in locals; whatever the writes, branches, loops and calls
+    # that renew the state in between, they must do what the plain reads do.
+    import ast
+
+    from oracle.lang.reads import read_once
+
+    class State:
+        def __init__(self) -> None:
+            self.v = {"n": 1, "m": 2, "xs": [3]}
+            self.set_by: dict = {}
+
+    def renew(s: State) -> None:  # what reset and end_deal do: new values behind the body's back
+        s.v.update(n=s.v["n"] + 10, xs=[*s.v["xs"], 0])
+
+    body = ast.parse("\n".join(lines)).body
+    preamble = [ast.parse(f"v_{n} = V['{n}']").body[0] for n in sorted(bound)]
+    fast = read_once(body, {n: f"v_{n}" for n in bound}, {"note"}, lambda n: f"v_{n}")
+    args = ast.arguments([], [ast.arg("st"), ast.arg("log")], None, [], [], None, [])
+    start = ast.parse("V = st.v").body
+    mod = ast.Module([ast.FunctionDef("plain", args, [*start, *body], [], None),
+                      ast.FunctionDef("fast", args, [*start, *preamble, *fast], [], None)], [])
+    namespace: dict = {"renew": renew, "note": lambda s, x: None}
+    exec(compile(ast.fix_missing_locations(mod), "<effects>", "exec"), namespace)
+    results = []
+    for name in ("plain", "fast"):
+        state, log = State(), []
+        namespace[name](state, log)
+        results.append((state.v, log))
+    assert results[0] == results[1], "\n".join(lines)
+    assert ast.dump(ast.Module(body, [])) == ast.dump(ast.parse("\n".join(lines))), "the statements were changed"
+
+
+def test_a_variable_read_after_a_reset_is_read_afresh(tree):
+    # The deal's seats are read before and after reset("deal") in one fused body: after it, the
+    # rules must see the new, empty list, not the one kept from before.
+    import random
+
+    from oracle import Game, play_random
+
+    edit(tree, "spec/deal/structure.yaml", '      reset("deal")\n',
+         '      if len(active) > 4 then\n        fail("more seats than players")\n      end\n      reset("deal")\n'
+         '      if len(active) > 0 then\n        fail("the seats of the last deal are still there")\n      end\n')
+    game = Game(load_ruleset("classic", root=tree), seed=3)
+    play_random(game, random.Random(3), max_deals=3)
+    assert len(game.sheet) == 3

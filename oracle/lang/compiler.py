@@ -27,6 +27,7 @@ from ..errors import Location, RuleFileError
 from ..yamlpos import PosStr
 from . import types as T
 from .parser import parse
+from .reads import read_once
 from .stdlib import REGISTRY, Builtin, DeckShape
 
 # Engine variables whose last writer the state remembers: when an action is refused because
@@ -203,6 +204,28 @@ class GuardFns:
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
 
 
+def _global(b: Builtin) -> str:
+    """The generated module's name for a builtin's implementation."""
+    return f"b_{b.name}"
+
+
+def _local(var: str) -> str:
+    """The generated code's local holding a state variable read once."""
+    return f"v_{var}"
+
+
+def _hoisted(stmts: list[ast.stmt]) -> dict[str, str]:
+    """Variable -> local, for the reads ``_hoisted_preamble`` put at the top of ``stmts``."""
+    out: dict[str, str] = {}
+    for s in stmts:
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, ast.Name)
+                and s.value.value.id == "V" and isinstance(s.value.slice, ast.Constant)
+                and s.targets[0].id == _local(s.value.slice.value)):
+            out[s.value.slice.value] = s.targets[0].id
+    return out
+
+
 def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
     """Give every node under ``nodes`` the line number ``line`` and column 0 (with ``only_missing``,
     those that have none yet). One pass over the nodes' own dictionaries: ``ast.walk`` and
@@ -349,9 +372,12 @@ class Compiler:
         self.functions: list[tuple[ast.FunctionDef, Fn | None]] = []
         self._defs: dict[int, ast.FunctionDef] = {}  # id of a handle -> its function's tree
         self.globals: dict[str, Any] = {}
-        for name, b in REGISTRY.items():
+        for b in REGISTRY.values():
             if b.impl is not None:
-                self.globals[f"b_{name}"] = b.impl
+                self.globals[_global(b)] = b.impl
+        # What the generated code may hand the state without its variables getting new values.
+        self._harmless = frozenset(_global(b) for b in REGISTRY.values() if not b.renews_vars)
+        self._plain_fused: dict[int, list[ast.stmt]] = {}  # a fused handle -> its clauses' statements
         self.hoist: set[str] | None = None
         self.inlining: list[str] = []
         self.unit: Unit = Unit("", "")
@@ -490,7 +516,7 @@ class Compiler:
         load_v = ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))
         pre: list[ast.stmt] = [load_v]
         for n in sorted(self.hoist or ()):
-            pre.append(ast.Assign(targets=[_name(f"v_{n}", True)], value=_sub(_name("V"), _c(n))))
+            pre.append(ast.Assign(targets=[_name(_local(n), True)], value=_sub(_name("V"), _c(n))))
         self.hoist = None
         return pre
 
@@ -516,18 +542,22 @@ class Compiler:
         """One function running several compiled effect clauses in order (the untraced fast path).
 
         Each clause's statements keep its position as their line number, so an error in the
-        fused code can still be charged to the right rule.
+        fused code can still be charged to the right rule. A variable read more than once is
+        read once into a local (:mod:`.reads`).
         """
         body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
                                                                                           ast.Load()))]
         body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack]
+        plain: list[ast.stmt] = []
         for i, part in enumerate(parts):
             # The clause's own nodes, not copies: its line number means nothing in its own function
             # (the tracer charges that function's errors to its rule), so they can carry i + 1 everywhere.
             stmts = self._defs[id(part)].body[1 + len(unpack):]
             _set_line(stmts, i + 1)
-            body.extend(stmts or [ast.Pass()])
-        return self._joined(self._function(args, body), parts)
+            plain.extend(stmts or [ast.Pass()])
+        handle = self._joined(self._function(args, body + self._read_once(plain, {})), parts)
+        self._plain_fused[id(handle)] = plain
+        return handle
 
     def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int) -> Fn:
         """One function that checks an action and, when no guard forbids it, runs its effects: the
@@ -535,15 +565,19 @@ class Compiler:
 
         A refusal returns before any effect ran, so the state is as it was. The effects keep their
         line numbers (1 for the first effect clause...); the check's statements are put after the last
-        of them, so an error is charged to an effect's rule or, past them, to the action's.
+        of them, so an error is charged to an effect's rule or, past them, to the action's. The
+        effects read the variables the check already holds in locals from those locals.
         """
         # Shared nodes again: the check's lines mean nothing in the check itself (its errors are the
         # action's), and the fused effects' nodes already carry their clause's line.
         checking = self._defs[id(check)].body[:-1]  # up to its closing 'return -1'
-        running = self._defs[id(run)].body[1 + n_unpacked:] if run is not None else []
         _set_line(checking, n_effects + 1)
+        running = self._read_once(self._plain_fused[id(run)], _hoisted(checking)) if run is not None else []
         fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
         return self._joined(fn, [check] + ([run] if run is not None else []))
+
+    def _read_once(self, stmts: list[ast.stmt], bound: dict[str, str]) -> list[ast.stmt]:
+        return read_once(stmts, bound, self._harmless, _local)
 
     def _joined(self, fn: ast.FunctionDef, parts: list[Fn]) -> Fn:
         """The handle of a function made of ``parts``: it reads and writes what they all do."""
@@ -733,7 +767,7 @@ class Compiler:
             ty = self.env.var_type(n)
             if self.hoist is not None:
                 self.hoist.add(n)
-                return Val(_name(f"v_{n}"), ty)
+                return Val(_name(_local(n)), ty)
             return Val(_sub(_name("V"), _c(n)), ty)
         if kind in ("define", "builtin"):
             raise self.error(tok, f"'{n}' is a function; call it as {n}(…)")
@@ -973,7 +1007,7 @@ class Compiler:
         call_args = [v.node for v in checked]
         if b.kind in ("engine", "random"):
             call_args = [_name("st"), *call_args]
-        return Val(ast.Call(func=_name(f"b_{b.name}"), args=call_args, keywords=[]), rtype)
+        return Val(ast.Call(func=_name(_global(b)), args=call_args, keywords=[]), rtype)
 
     def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
         vals = self._args(args, scope)
@@ -1098,7 +1132,7 @@ def _suggest(name: str, known: Any) -> str:
 
 def run_module(code: CodeType) -> dict[str, Any]:
     """The functions of a compiled rule module (built by :meth:`Compiler.build`), by their generated names."""
-    namespace: dict[str, Any] = {f"b_{name}": b.impl for name, b in REGISTRY.items() if b.impl is not None}
+    namespace: dict[str, Any] = {_global(b): b.impl for b in REGISTRY.values() if b.impl is not None}
     namespace[UNSET_NAME] = _UNSET
     namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
                                  "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}

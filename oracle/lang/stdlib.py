@@ -42,16 +42,20 @@ class Builtin:
     optional: int = 0  # how many trailing params may be left out
     examples: tuple[str, ...] = field(default=())
     doc_ru: str = ""  # the same description in Russian, for the rulebook's Russian pages
+    # An engine procedure that gives state variables new values (not by assignment in the rules):
+    # compiled code that keeps a variable in a local reads it afresh after a call of it.
+    renews_vars: bool = False
 
 
 REGISTRY: dict[str, Builtin] = {}
 
 
 def register(name: str, params: list[str], returns: str, doc: str, *, kind: str = "pure",
-             inline: Inliner | None = None, optional: int = 0,
-             ru: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             inline: Inliner | None = None, optional: int = 0, ru: str = "",
+             renews_vars: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        REGISTRY[name] = Builtin(name, tuple(params), returns, doc, kind, fn, inline, optional, doc_ru=ru)
+        REGISTRY[name] = Builtin(name, tuple(params), returns, doc, kind, fn, inline, optional, doc_ru=ru,
+                                 renews_vars=renews_vars)
         return fn
     return deco
 
@@ -391,14 +395,15 @@ def fill(xs: list[Any], x: Any) -> None:
 @register("reset", ["str"], "none",
           "Give every state variable of the named lifetime (\"deal\", \"game\") its initial value again.",
           ru="Вернуть начальные значения переменным состояния данного времени жизни («deal» — партия, «game» — игра).",
-          kind="engine")
+          kind="engine", renews_vars=True)
 def reset(st: Any, lifetime: str) -> None:
     st.reset(lifetime)
 
 
 @register("end_deal", [], "none",
           "Close the deal: append the recorded state variables to the score sheet.",
-          ru="Закрыть партию: дописать записываемые переменные состояния в запись счёта.", kind="engine")
+          ru="Закрыть партию: дописать записываемые переменные состояния в запись счёта.", kind="engine",
+          renews_vars=True)
 def end_deal(st: Any) -> None:
     st.end_deal()
 
