@@ -538,12 +538,13 @@ class Compiler:
         self.functions.append((fn, handle))
         self._defs[id(handle)] = fn
 
-    def fuse(self, parts: list[Fn], args: list[str], unpack: list[str]) -> Fn:
+    def fuse(self, parts: list[Fn], args: list[str], unpack: list[str], often: bool = True) -> Fn:
         """One function running several compiled effect clauses in order (the untraced fast path).
 
         Each clause's statements keep its position as their line number, so an error in the
-        fused code can still be charged to the right rule. A variable read more than once is
-        read once into a local (:mod:`.reads`).
+        fused code can still be charged to the right rule. When it runs ``often``, a variable read
+        more than once is read once into a local (:mod:`.reads`); an action's effects run often
+        in its :meth:`step`, which does that, and seldom here.
         """
         body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
                                                                                           ast.Load()))]
@@ -555,7 +556,7 @@ class Compiler:
             stmts = self._defs[id(part)].body[1 + len(unpack):]
             _set_line(stmts, i + 1)
             plain.extend(stmts or [ast.Pass()])
-        handle = self._joined(self._function(args, body + self._read_once(plain, {})), parts)
+        handle = self._joined(self._function(args, body + (self._read_once(plain, {}) if often else plain)), parts)
         self._plain_fused[id(handle)] = plain
         return handle
 

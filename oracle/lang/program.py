@@ -260,7 +260,7 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
         scope = _payload_scope(decl) if decl is not None else Scope()
         fields = [f for f, _ in decl.fields] if decl is not None else []
         parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields)) for c in dos]
-        effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields))
+        effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields, often=decl is None))
     for aname, a in p.actions.items():
         parts_run = effect_fns.get(aname)
         staged[aname]["step"] = comp.step(staged[aname]["gf"].check, parts_run[1] if parts_run else None,

@@ -20,8 +20,8 @@ the line of the one it came from (the line tells which rule's clause failed).
 from __future__ import annotations
 
 import ast
-import copy
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 STATE = "V"  # the generated code's name for the state's variables (st.v)
 GAME = "st"  # and for the state itself
@@ -31,7 +31,8 @@ _SET_BY = "set_by"
 
 def read_once(stmts: list[ast.stmt], bound: Mapping[str, str], harmless: Collection[str],
               local_of: Callable[[str], str]) -> list[ast.stmt]:
-    """``stmts`` (copied, not changed) reading variables through locals where that is safe.
+    """``stmts`` reading variables through locals where that is safe: new nodes where they change,
+    the input's own elsewhere (it is never changed).
 
     ``bound``: variable -> its local, already assigned at the top of the function (the check's
     hoisted reads). ``local_of(variable)``: the local for any other variable read at least twice,
@@ -39,20 +40,18 @@ def read_once(stmts: list[ast.stmt], bound: Mapping[str, str], harmless: Collect
     names of functions that may be handed the state but never give a variable a new value
     (``mark`` notes an event).
     """
-    body = copy.deepcopy(stmts)
-    counts: dict[str, int] = {}
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
-        name = _read_var(node)
-        if name is not None:
-            counts[name] = counts.get(name, 0) + 1
-    extra = {n: local_of(n) for n, k in counts.items() if k >= 2 and n not in bound}
+    pass_ = _Pass(frozenset(harmless))
+    for st in stmts:
+        pass_.learn(st)
+    extra = {n: local_of(n) for n, k in pass_.counts.items() if k >= 2 and n not in bound}
     head: list[ast.stmt] = []
     line = getattr(stmts[0], "lineno", 1) if stmts else 1  # the first clause's
     for n in sorted(extra):
         read = ast.Assign(targets=[ast.Name(extra[n], ast.Store())], value=_var(n))
         _place(read, line)
         head.append(read)
-    out, _ = _Pass({**bound, **extra}, frozenset(harmless)).block(body, set(bound) | set(extra))
+    pass_.locals = {**bound, **extra}
+    out, _ = pass_.block(stmts, set(bound) | set(extra))
     return head + out
 
 
@@ -77,22 +76,30 @@ def _stored_var(node: ast.AST) -> str | None:
     return _is_var(node, ast.Store)
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The nodes right under ``node`` (``ast.iter_child_nodes``, at a third of its cost)."""
+    out: list[ast.AST] = []
+    d = node.__dict__
+    for field in node._fields:
+        v = d.get(field)
+        if type(v) is list:
+            out.extend(x for x in v if isinstance(x, ast.AST))
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
 def _place(node: ast.AST, line: int) -> None:
     for n in ast.walk(node):
         if "lineno" in n._attributes:
             n.lineno, n.end_lineno, n.col_offset, n.end_col_offset = line, line, 0, 0
 
 
-class _Replace(ast.NodeTransformer):
-    def __init__(self, fresh: Mapping[str, str]) -> None:
-        self.fresh = fresh
-
-    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-        name = _read_var(node)
-        if name is not None and name in self.fresh:
-            return ast.copy_location(ast.Name(self.fresh[name], ast.Load()), node)
-        self.generic_visit(node)
-        return node
+def _copy(node: ast.AST) -> ast.AST:
+    """A shallow copy: the pass shares every part it does not change, as the compiler does."""
+    out = node.__class__.__new__(node.__class__)
+    out.__dict__.update(node.__dict__)
+    return out
 
 
 # The statements the pass follows; any other kind (a try, a del...) counts as suspect.
@@ -101,35 +108,74 @@ _FOLLOWED = (ast.If, ast.For, ast.While, ast.Assign, ast.AugAssign, ast.Expr, as
 
 
 class _Pass:
-    def __init__(self, locals_: Mapping[str, str], harmless: frozenset[str]) -> None:
-        self.locals = locals_
+    def __init__(self, harmless: frozenset[str]) -> None:
         self.harmless = harmless
+        self.locals: Mapping[str, str] = {}
+        # Per node of the input (by id), learnt once: whether it is suspect, and whether it reads a
+        # variable (the parts that read none are not looked into again).
+        self.facts: dict[int, tuple[bool, bool]] = {}
+        self.counts: dict[str, int] = {}  # variable -> reads of it
+
+    def learn(self, n: ast.AST) -> tuple[bool, bool]:
+        """Whether running ``n`` may give a variable a new value other than by a plain assignment to
+        ``V[name]``, which the pass sees (suspect); and whether it reads a variable."""
+        t = type(n)
+        name = _read_var(n)
+        if name is not None:
+            self.counts[name] = self.counts.get(name, 0) + 1
+            got = (False, True)
+        elif t is ast.Name:
+            got = (n.id in (STATE, GAME), False)  # the state or its variables, handed on or used otherwise
+        else:
+            suspect = ((isinstance(n, ast.stmt) and not isinstance(n, _FOLLOWED))
+                       or (t is ast.For and type(n.target) is not ast.Name))
+            reads = False
+            for part in _children(n):
+                s, r = self.learn(part)
+                # The state where the rules may hand it: V['x'] = ..., st.set_by[...] = ..., mark(st, ...).
+                if type(part) is ast.Name and (
+                        (t is ast.Subscript and _stored_var(n) is not None)
+                        or (t is ast.Attribute and n.attr == _SET_BY and part.id == GAME)
+                        or (t is ast.Call and type(n.func) is ast.Name and n.func.id in self.harmless
+                            and part.id == GAME)):
+                    s = False
+                suspect = suspect or s
+                reads = reads or r
+            got = (suspect, reads)
+        self.facts[id(n)] = got
+        return got
 
     def suspect(self, node: ast.AST) -> bool:
-        """Whether running ``node`` may give a variable a new value other than by a plain
-        assignment to ``V[name]``, which the pass sees."""
-        allowed: set[int] = set()
-        nodes = list(ast.walk(node))
-        for n in nodes:
-            if isinstance(n, ast.stmt) and not isinstance(n, _FOLLOWED):
-                return True
-            if type(n) is ast.For and type(n.target) is not ast.Name:
-                return True
-            if type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == STATE \
-                    and type(n.slice) is ast.Constant and type(n.ctx) is ast.Load:
-                allowed.add(id(n.value))
-            elif type(n) in (ast.Assign, ast.AugAssign):
-                for t in (n.targets if type(n) is ast.Assign else [n.target]):
-                    if _stored_var(t) is not None:
-                        allowed.add(id(t.value))
-            elif type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id == GAME and n.attr == _SET_BY:
-                allowed.add(id(n.value))
-            elif type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in self.harmless:
-                allowed.update(id(a) for a in n.args if type(a) is ast.Name and a.id == GAME)
-        return any(type(n) is ast.Name and n.id in (STATE, GAME) and id(n) not in allowed for n in nodes)
+        return self.facts[id(node)][0]
 
-    def expr(self, node: ast.AST, fresh: set[str]) -> ast.AST:
-        return _Replace({n: self.locals[n] for n in fresh}).visit(node)
+    def expr(self, node: ast.AST, fresh: set[str]) -> Any:
+        return self._replaced(node, {n: self.locals[n] for n in fresh}) if fresh else node
+
+    def _replaced(self, node: ast.AST, fresh: Mapping[str, str]) -> ast.AST:
+        """``node`` with each read of a variable in ``fresh`` made a read of its local; the parts
+        with nothing to replace are ``node``'s own."""
+        if not self.facts[id(node)][1]:
+            return node
+        name = _read_var(node)
+        if name is not None:
+            return ast.copy_location(ast.Name(fresh[name], ast.Load()), node) if name in fresh else node
+        changed: dict[str, Any] = {}
+        d = node.__dict__
+        for field in node._fields:
+            value = d.get(field)
+            if type(value) is list:
+                new = [self._replaced(x, fresh) if isinstance(x, ast.AST) else x for x in value]
+                if any(x is not y for x, y in zip(new, value, strict=True)):
+                    changed[field] = new
+            elif isinstance(value, ast.AST):
+                got = self._replaced(value, fresh)
+                if got is not value:
+                    changed[field] = got
+        if not changed:
+            return node
+        out = _copy(node)
+        out.__dict__.update(changed)
+        return out
 
     def block(self, stmts: list[ast.stmt], fresh: set[str]) -> tuple[list[ast.stmt], set[str]]:
         out: list[ast.stmt] = []
@@ -138,7 +184,8 @@ class _Pass:
             out.extend(new)
         return out, fresh
 
-    def stmt(self, s: ast.stmt, fresh: set[str]) -> tuple[list[ast.stmt], set[str]]:
+    def stmt(self, original: ast.stmt, fresh: set[str]) -> tuple[list[ast.stmt], set[str]]:
+        s: Any = _copy(original)
         if isinstance(s, ast.If):
             if self.suspect(s.test):
                 fresh = set()
@@ -148,7 +195,7 @@ class _Pass:
             s.orelse, f2 = self.block(s.orelse, fresh)
             return [s], f1 & f2
         if isinstance(s, (ast.For, ast.While)):
-            if self.suspect(s):
+            if self.suspect(original):
                 fresh = set()
             elif isinstance(s, ast.For):
                 s.iter = self.expr(s.iter, fresh)
@@ -159,10 +206,10 @@ class _Pass:
             s.body, _ = self.block(s.body, set(fresh))
             s.orelse, _ = self.block(s.orelse, set(fresh))
             return [s], fresh
-        if not isinstance(s, _FOLLOWED) or self.suspect(s):
+        if not isinstance(s, _FOLLOWED) or self.suspect(original):
             fresh = set()
             if not isinstance(s, ast.Assign):
-                return [s], fresh
+                return [original], fresh
         elif isinstance(s, ast.AugAssign) and _stored_var(s.target) in self.locals:
             # V['x'] += e  ->  v_x += e; V['x'] = v_x: the same for numbers (a new value) and for
             # lists (the same list, extended).
@@ -173,19 +220,23 @@ class _Pass:
             new: list[ast.stmt] = []
             if name not in fresh:
                 new.append(ast.Assign(targets=[ast.Name(local, ast.Store())], value=_var(name)))
-            new.append(ast.AugAssign(target=ast.Name(local, ast.Store()), op=s.op, value=s.value))
             new.append(ast.Assign(targets=[_var(name, True)], value=ast.Name(local, ast.Load())))
             for n in new:
                 _place(n, s.lineno)
+            add = ast.AugAssign(target=ast.Name(local, ast.Store()), op=s.op, value=s.value)
+            for n in (add, add.target):  # not its value, which is the input's
+                n.lineno, n.end_lineno, n.col_offset, n.end_col_offset = s.lineno, s.lineno, 0, 0
+            new.insert(-1, add)
             return new, fresh | {name}
         else:
-            self.expr(s, fresh)
+            s = self.expr(original, fresh)
         if isinstance(s, ast.Assign):
             names = sorted({n for n in map(_stored_var, s.targets) if n is not None and n in self.locals})
             if names:  # V['x'] = v_x = e: both hold the new value, whichever branch this is in
                 extra = [ast.Name(self.locals[n], ast.Store()) for n in names]
                 for t in extra:
                     _place(t, s.lineno)
+                s = _copy(s)
                 s.targets = s.targets + extra
                 return [s], fresh | set(names)
         return [s], fresh
