@@ -167,6 +167,8 @@ class Codec:
         readers = rs.derived(_Readers)
         self._fast = {**readers.by_type, "seat": seat}
         self._seat_fast = seat
+        self._names = names
+        self._n = n
         self._plans = readers.plans
         self._lookup = readers.lookup
         self._cards = readers.by_type["list[card]"]
@@ -182,8 +184,12 @@ class Codec:
         plan = self._plans.get(kind) if type(kind) is str else None
         if plan is None or len(a) != plan[0]:
             return None
-        seat = self._seat_fast(a.get("seat"))
-        if seat is _MISS:
+        seat = a.get("seat")  # the seat reader, in line: a player's name, or a number in range
+        if type(seat) is str:
+            seat = self._names.get(seat)
+            if seat is None:
+                return None
+        elif type(seat) is not int or not 0 <= seat < self._n:
             return None
         lookup = self._lookup
         payload = {}
