@@ -27,7 +27,7 @@ from ..errors import Location, RuleFileError
 from ..yamlpos import PosStr
 from . import types as T
 from .parser import parse
-from .reads import read_once
+from .reads import children, read_once
 from .stdlib import REGISTRY, Builtin, DeckShape
 
 # Engine variables whose last writer the state remembers: when an action is refused because
@@ -239,12 +239,7 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
             continue  # placed by an earlier pass, with everything under it (a shared clause, say)
         if "lineno" in node._attributes:
             d.update(where)
-        for name in node._fields:
-            v = d.get(name)
-            if type(v) is list:
-                stack.extend(x for x in v if isinstance(x, ast.AST))
-            elif isinstance(v, ast.AST):
-                stack.append(v)
+        stack.extend(children(node))
 
 
 UNSET_NAME = "_unset"  # the generated module's marker of a memo not worked out yet

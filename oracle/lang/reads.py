@@ -76,7 +76,7 @@ def _stored_var(node: ast.AST) -> str | None:
     return _is_var(node, ast.Store)
 
 
-def _children(node: ast.AST) -> list[ast.AST]:
+def children(node: ast.AST) -> list[ast.AST]:
     """The nodes right under ``node`` (``ast.iter_child_nodes``, at a third of its cost)."""
     out: list[ast.AST] = []
     d = node.__dict__
@@ -130,7 +130,7 @@ class _Pass:
             suspect = ((isinstance(n, ast.stmt) and not isinstance(n, _FOLLOWED))
                        or (t is ast.For and type(n.target) is not ast.Name))
             reads = False
-            for part in _children(n):
+            for part in children(n):
                 s, r = self.learn(part)
                 # The state where the rules may hand it: V['x'] = ..., st.set_by[...] = ..., mark(st, ...).
                 if type(part) is ast.Name and (
