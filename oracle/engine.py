@@ -281,27 +281,42 @@ class Game:
 
     def try_apply(self, action: Action, typed: bool = False) -> Rejection | None:
         """Check once, and apply if legal: the rejection, or None when the action was applied."""
-        # The common case, in one call of the action's compiled step: a well-typed payload, for the seat
-        # on turn, of an action of this phase with no 'when', that no guard forbids. Anything else goes
-        # the careful way (check, then the effects), which also words the rejection.
+        quick = self._quick.get(action.kind)
+        if typed or (quick is not None and self._payload_problem(quick.decl, action.payload) is None):
+            return self.try_apply_typed(action.kind, action.seat, action.payload, action)
+        rej = self.check(action)  # words what is wrong with the payload, or finds nothing the quick way can
+        if rej is None:
+            self._run(action)
+        return rej
+
+    def try_apply_typed(self, kind: str, seat: int, payload: dict[str, Any],
+                        action: Action | None = None) -> Rejection | None:
+        """:meth:`try_apply` for an action given by its parts, its payload already of the right types
+        (as a record's reader builds it): the rejection, or None when it was applied.
+
+        The common case takes one call of the action's compiled step and makes no :class:`Action`: a
+        payload for the seat on turn, of an action of this phase with no 'when', that no guard forbids.
+        Anything else goes the careful way (check, then the effects), which also words the rejection.
+        """
         st = self.st
         v = st.v
-        quick = self._quick.get(action.kind)
+        quick = self._quick.get(kind)
         if (quick is None or self.tracer is not None or quick.phase != v["phase"] or v["game_over"]
-                or action.seat != v[quick.actor_var]
-                or not (typed or self._payload_problem(quick.decl, action.payload) is None)):
-            rej = self.check(action, typed)
+                or seat != v[quick.actor_var]):
+            if action is None:
+                action = Action(kind, seat, payload)
+            rej = self.check(action, True)
             if rej is None:
                 self._run(action)
             return rej
         before = quick.phase
         step = quick.step
         try:
-            i = step(st, action.seat, action.payload)
+            i = step(st, seat, payload)
         except Exception as exc:
-            raise self._runtime(self._failed_clause(step, exc, action.kind, quick.decl.rule_id), exc) from None
+            raise self._runtime(self._failed_clause(step, exc, kind, quick.decl.rule_id), exc) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
-            return self.check(action, typed)
+            return self.check(action if action is not None else Action(kind, seat, payload), True)
         if v["phase"] != before:
             self._settle(before)
         return None

@@ -148,6 +148,10 @@ _CARD, _BOOL, _INT, _SEAT, _CARDS = range(5)
 _CODES = {"card": _CARD, "bool": _BOOL, "int": _INT, "seat": _SEAT, "list[card]": _CARDS}
 
 
+# An action as the reader decodes it and the replay keeps it: (kind, seat, payload).
+Parts = tuple[str, int, dict[str, Any]]
+
+
 class Codec:
     """Reads one record's values for one ruleset and its players; errors are located by ``locate``."""
 
@@ -173,10 +177,12 @@ class Codec:
         self._lookup = readers.lookup
         self._cards = readers.by_type["list[card]"]
 
-    def fast_action(self, a: Any) -> Action | None:
-        """The action of a complete, well-formed entry, or None for the careful path.
+    def fast_parts(self, a: Any) -> Parts | None:
+        """The action of a complete, well-formed entry as its parts (kind, seat, payload), ready for
+        ``Game.try_apply_typed``, or None for the careful path.
 
-        Every action of a record passes here, so the readers are written in line, by type code.
+        Every action of a record passes here, so the readers are written in line, by type code, and
+        no :class:`Action` is made: most entries are applied in one step and only kept as these parts.
         """
         if type(a) is not dict:
             return None
@@ -216,7 +222,7 @@ class Codec:
                 if got is _MISS:
                     return None
             payload[f] = got
-        return Action(kind, seat, payload)
+        return kind, seat, payload
 
     def seat(self, value: Any, *path: Any) -> int:
         n = len(self.players)

@@ -19,7 +19,7 @@ from ..places import place
 from ..ruleset import Ruleset, load_ruleset
 from .allowed import NOTHING, Allowed, allowed_actions, result_value
 from .blame import RECORD_RULE, DealStart, decided_by
-from .codec import WRITTEN_AS_IS, Codec, encode_action, is_chance, sheet_value
+from .codec import WRITTEN_AS_IS, Codec, Parts, encode_action, is_chance, sheet_value
 from .reading import RecordFile
 from .verdict import Violation
 
@@ -95,10 +95,17 @@ class Replayer:
         self.chance_fields, self.as_is = self.rs.derived(_record_shape)
         self.game: Game | None = None
         self.actions = 0
-        self.applied_by_deal: list[list[Action]] = []  # every deal's actions, to explain an outcome later
+        # Every deal's actions, to explain an outcome later: kept as their parts (kind, seat, payload),
+        # as most are applied without an Action being made (see applied_by_deal).
+        self._applied: list[list[Parts]] = []
         self.tracer_hook: Any = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
         self.decision_hook: Callable[[Game, Action], None] | None = None
+
+    @property
+    def applied_by_deal(self) -> list[list[Action]]:
+        """Every deal's applied actions, in order (deal i's are item i), even those of a deal cut short."""
+        return [[Action(*parts) for parts in deal] for deal in self._applied]
 
     # ------------------------------------------------------------------ reading values
     def seat(self, value: Any, *path: Any) -> int:
@@ -172,11 +179,11 @@ class Replayer:
     def replay_deal(self, game: Game, di: int, deal: Any, last: bool) -> None:
         # Every deal's actions are kept, even those of a deal cut short by a violation (with
         # all_errors the replay goes on), so deal i's actions are always applied_by_deal[i].
-        del self.applied_by_deal[di:]
-        self.applied_by_deal.extend([] for _ in range(di + 1 - len(self.applied_by_deal)))
-        self._replay_deal(game, di, deal, last, self.applied_by_deal[di])
+        del self._applied[di:]
+        self._applied.extend([] for _ in range(di + 1 - len(self._applied)))
+        self._replay_deal(game, di, deal, last, self._applied[di])
 
-    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Action]) -> None:
+    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> None:
         n = di + 1
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
             raise InputError(f"{place(('deals', di))}: "
@@ -205,8 +212,8 @@ class Replayer:
         v = game.v
         sheet = game.sheet
         looked_phase, looked_used = None, -1
-        fast = self.codec.fast_action
-        try_apply = game.try_apply
+        fast = self.codec.fast_parts
+        try_apply = game.try_apply_typed
         hook = self.decision_hook
         while True:
             # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
@@ -227,7 +234,7 @@ class Replayer:
                 used_chance.add(decl.name)
                 if not self.apply(game, action, n, None, ("deals", di, decl.fields[0][0])):
                     return
-                applied.append(action)
+                applied.append((action.kind, action.seat, action.payload))
                 continue
             if ai >= len(actions):
                 break
@@ -238,19 +245,19 @@ class Replayer:
             # A run of ordinary actions in one phase, the bulk of a record, at the least cost per action.
             start = ai
             while ai < len(actions) and v["phase"] == looked_phase:
-                action = fast(actions[ai]) or self.read_action(actions[ai], di, ai)
+                parts = fast(actions[ai]) or self.read_parts(actions[ai], di, ai)
                 ai += 1
-                if action is None:
+                if parts is None:
                     continue
                 if hook is not None:
-                    hook(game, action)
-                rej = try_apply(action, True)
+                    hook(game, Action(*parts))
+                rej = try_apply(*parts)
                 if rej is None:
-                    applied.append(action)
+                    applied.append(parts)
                     if len(sheet) > sheet_before:
                         break
                 else:
-                    self.refused(game, action, rej, n, ai, ("deals", di, "actions", ai - 1))
+                    self.refused(game, Action(*parts), rej, n, ai, ("deals", di, "actions", ai - 1))
             self.actions += ai - start
         finished = len(game.sheet) > sheet_before
         if not finished:
@@ -263,7 +270,14 @@ class Replayer:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
 
     def read_action(self, a: Any, di: int, ai: int) -> Action | None:
-        fast = self.codec.fast_action(a)
+        """Action entry ``ai`` of deal ``di``, as :meth:`read_parts` reads it."""
+        parts = self.read_parts(a, di, ai)
+        return None if parts is None else Action(*parts)
+
+    def read_parts(self, a: Any, di: int, ai: int) -> Parts | None:
+        """Action entry ``ai`` of deal ``di`` as its parts (kind, seat, payload); None, with the violation
+        noted, for an action the ruleset does not have; an InputError for an entry that is malformed."""
+        fast = self.codec.fast_parts(a)
         if fast is not None:
             return fast  # the common case, decoded without detours: every field present and well formed
         if not isinstance(a, dict) or "seat" not in a or not isinstance(a.get("action"), str):
@@ -295,7 +309,7 @@ class Replayer:
             else:
                 raise InputError(f"{place(('deals', di, 'actions', ai))}: action {kind!r} needs the field {f!r}",
                                  self.rec.locate("deals", di, "actions", ai))
-        return Action(kind, seat, payload)
+        return kind, seat, payload
 
     def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
         """Check and apply one action; False, with the violation noted, if the rules refuse it."""
@@ -376,10 +390,10 @@ class Replayer:
         """The state at the start of deal ``di`` and that deal's actions, by replaying the record's
         actions from the start: only needed when something must be explained, so not kept for every deal."""
         game = self.new_game()
-        for actions in self.applied_by_deal[:di]:
-            for a in actions:
-                game.apply(a)
-        return DealStart.of(game, self.applied_by_deal[di] if di < len(self.applied_by_deal) else [])
+        for deal in self._applied[:di]:
+            for parts in deal:
+                game.apply(Action(*parts))
+        return DealStart.of(game, [Action(*p) for p in self._applied[di]] if di < len(self._applied) else [])
 
     def check_final(self) -> None:
         game = self.game
