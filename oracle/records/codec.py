@@ -109,6 +109,7 @@ class _Readers:
 
     def __init__(self, rs: Ruleset) -> None:
         lookup = notation(rs).lookup
+        exact = lookup.get
 
         def card(v: Any) -> Any:
             return lookup.get(v.upper(), _MISS) if type(v) is str else _MISS
@@ -124,7 +125,12 @@ class _Readers:
                 v = v.split()
             if type(v) is not list:
                 return _MISS
-            out = [card(x) for x in v]
+            try:  # cards written as the notation writes them, looked up in one pass
+                out = list(map(exact, v))
+            except TypeError:  # an item that cannot be a key (a list, a mapping): not a card
+                return _MISS
+            if None in out:  # lower case, or not a card
+                out = [card(x) for x in v]
             return _MISS if _MISS in out else out
 
         def hands(v: Any) -> Any:
