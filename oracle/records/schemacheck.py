@@ -55,7 +55,13 @@ def _one_of_values(values: list[Any]) -> Check:
     if values and all(type(c) is str for c in values):
         texts = frozenset(values)
         return lambda v: type(v) is str and v in texts
-    return lambda v: any(_equal(v, c) for c in values)
+
+    def equal_to_one(v: Any) -> bool:
+        for c in values:
+            if _equal(v, c):
+                return True
+        return False
+    return equal_to_one
 
 
 def _is_type(name: str) -> Check:
@@ -109,7 +115,7 @@ class _Compiler:
         if "enum" in s:
             checks.append(_one_of_values(list(s["enum"])))
         if "required" in s:
-            checks.append(lambda v, r=tuple(s["required"]): not isinstance(v, dict) or all(k in v for k in r))
+            checks.append(lambda v, r=frozenset(s["required"]): not isinstance(v, dict) or v.keys() >= r)
         props = {k: self.schema(x) for k, x in (s.get("properties") or {}).items()}
         if props:
             pairs = tuple(props.items())
