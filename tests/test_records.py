@@ -253,6 +253,20 @@ def test_symbols_and_russian_letters_are_accepted(tmp_path):
     assert verdict_of(tmp_path, rec).valid
 
 
+def test_hands_in_any_case_are_read_and_odd_items_are_located(tmp_path):
+    # A hand written as the notation writes it is looked up in one pass; anything else card by card.
+    rec = small(1)
+    rec["deals"][0]["hands"][1] = [c.lower() for c in rec["deals"][0]["hands"][1]]
+    rec["deals"][0]["talon_cards"] = " ".join(rec["deals"][0]["talon_cards"]).lower()
+    assert verdict_of(tmp_path, rec).valid
+    for odd in (["9S"], 9, None, {"card": "9S"}):
+        rec = small(1)
+        rec["deals"][0]["hands"][2][3] = odd
+        v = verdict_of(tmp_path, rec)
+        assert v.error is not None and v.error.location.line is not None, odd
+        assert "hands" in v.error.message and "card" in v.error.message, v.error.message
+
+
 def test_validation_never_modifies_its_input(tmp_path, capsys):
     p = write(tmp_path, small())
     before = hashlib.sha256(p.read_bytes()).hexdigest()
