@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import Notation, notation
-from ..engine import Action, Game, Rejection
+from ..engine import Action, Game, IllegalAction, Rejection
 from ..errors import InputError, OracleError, ParamError
 from ..lang import types as T
 from ..places import place
@@ -391,8 +391,10 @@ class Replayer:
         actions from the start: only needed when something must be explained, so not kept for every deal."""
         game = self.new_game()
         for deal in self._applied[:di]:
-            for parts in deal:
-                game.apply(Action(*parts))
+            for parts in deal:  # applied once already: their payloads are of the right types
+                rej = game.try_apply_typed(*parts)
+                if rej is not None:
+                    raise IllegalAction(rej)
         return DealStart.of(game, [Action(*p) for p in self._applied[di]] if di < len(self._applied) else [])
 
     def check_final(self) -> None:
