@@ -284,7 +284,7 @@ class Game:
         quick = self._quick.get(action.kind)
         if typed or (quick is not None and self._payload_problem(quick.decl, action.payload) is None):
             return self.try_apply_typed(action.kind, action.seat, action.payload, action)
-        rej = self.check(action)  # words what is wrong with the payload, or finds nothing the quick way can
+        rej = self.check(action)  # no quick step, or a payload of the wrong types: the check words it
         if rej is None:
             self._run(action)
         return rej
