@@ -218,7 +218,7 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
             rp.replay_deal(game, di, deal, last=di == last)
             if len(game.sheet) == before or "result" not in deal:
                 continue
-            writes = traced_writes(rs, DealStart(snapshot.snapshot, rp.applied_by_deal[di]), watch=numeric)
+            writes = traced_writes(rs, DealStart(snapshot.snapshot, rp.applied_in(di)), watch=numeric)
             row = game.sheet[before]
             for key in numeric:
                 for s in range(len(record["players"])):

@@ -105,7 +105,11 @@ class Replayer:
     @property
     def applied_by_deal(self) -> list[list[Action]]:
         """Every deal's applied actions, in order (deal i's are item i), even those of a deal cut short."""
-        return [[Action(*parts) for parts in deal] for deal in self._applied]
+        return [self.applied_in(di) for di in range(len(self._applied))]
+
+    def applied_in(self, di: int) -> list[Action]:
+        """The actions applied in deal ``di`` (counted from 0), in order; none for a deal not reached."""
+        return [Action(*parts) for parts in self._applied[di]] if 0 <= di < len(self._applied) else []
 
     # ------------------------------------------------------------------ reading values
     def seat(self, value: Any, *path: Any) -> int:
@@ -395,7 +399,7 @@ class Replayer:
                 rej = game.try_apply_typed(*parts)
                 if rej is not None:
                     raise IllegalAction(rej)
-        return DealStart.of(game, [Action(*p) for p in self._applied[di]] if di < len(self._applied) else [])
+        return DealStart.of(game, self.applied_in(di))
 
     def check_final(self) -> None:
         game = self.game
