@@ -281,13 +281,14 @@ class Game:
 
     def try_apply(self, action: Action, typed: bool = False) -> Rejection | None:
         """Check once, and apply if legal: the rejection, or None when the action was applied."""
-        quick = self._quick.get(action.kind)
-        if typed or (quick is not None and self._payload_problem(quick.decl, action.payload) is None):
-            return self.try_apply_typed(action.kind, action.seat, action.payload, action)
-        rej = self.check(action)  # no quick step, or a payload of the wrong types: the check words it
-        if rej is None:
-            self._run(action)
-        return rej
+        if not typed:
+            quick = self._quick.get(action.kind)
+            if quick is None or self._payload_problem(quick.decl, action.payload) is not None:
+                rej = self.check(action)  # no quick step, or a payload of the wrong types: the check words it
+                if rej is None:
+                    self._run(action)
+                return rej
+        return self.try_apply_typed(action.kind, action.seat, action.payload, action)
 
     def try_apply_typed(self, kind: str, seat: int, payload: dict[str, Any],
                         action: Action | None = None) -> Rejection | None:
