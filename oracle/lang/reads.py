@@ -185,8 +185,9 @@ class _Pass:
         return out, fresh
 
     def stmt(self, original: ast.stmt, fresh: set[str]) -> tuple[list[ast.stmt], set[str]]:
-        s: Any = _copy(original)
+        s: Any = original  # copied only where its fields are given new values (a branch, a loop)
         if isinstance(s, ast.If):
+            s = _copy(original)
             if self.suspect(s.test):
                 fresh = set()
             else:
@@ -195,6 +196,7 @@ class _Pass:
             s.orelse, f2 = self.block(s.orelse, fresh)
             return [s], f1 & f2
         if isinstance(s, (ast.For, ast.While)):
+            s = _copy(original)
             if self.suspect(original):
                 fresh = set()
             elif isinstance(s, ast.For):
@@ -216,14 +218,14 @@ class _Pass:
             name = _stored_var(s.target)
             assert name is not None
             local = self.locals[name]
-            s.value = self.expr(s.value, fresh)
+            value = self.expr(s.value, fresh)
             new: list[ast.stmt] = []
             if name not in fresh:
                 new.append(ast.Assign(targets=[ast.Name(local, ast.Store())], value=_var(name)))
             new.append(ast.Assign(targets=[_var(name, True)], value=ast.Name(local, ast.Load())))
             for n in new:
                 _place(n, s.lineno)
-            add = ast.AugAssign(target=ast.Name(local, ast.Store()), op=s.op, value=s.value)
+            add = ast.AugAssign(target=ast.Name(local, ast.Store()), op=s.op, value=value)
             for n in (add, add.target):  # not its value, which is the input's
                 n.lineno, n.end_lineno, n.col_offset, n.end_col_offset = s.lineno, s.lineno, 0, 0
             new.insert(-1, add)
