@@ -290,17 +290,17 @@ def _violation_text(v: Any, rs: Any, lang: str) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .records import read_record, validate_record
+    from .records import judge, read_record
     from .sheet import parse_range, render
     from .sheet import word as sheet_word
 
     deals = parse_range(args.deals) if args.deals else None
     rec = read_record(args.file)
-    holder: dict[str, Any] = {}
-    verdict = validate_record(rec, args.ruleset, all_errors=False, keep=holder)
+    judgement = judge(rec, args.ruleset, all_errors=False)
+    verdict, game = judgement.verdict, judgement.game
     if verdict.error is not None:
         raise verdict.error
-    game = holder["game"]
+    assert game is not None
     out = [render(game.rs, list(rec.data["players"]), game.sheet, args.lang, deals)]
     if game.over:
         out.append("\n" + sheet_word("winner", args.lang, who=rec.data["players"][game.v["winner"]]))

@@ -10,37 +10,41 @@ run rule logic when the game starts or the phase changes.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from .cards import notation
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
-from .lang.program import ActionDecl, Effect
+from .lang.program import ActionDecl, Effect, payload_checker
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
-from .state import State
+from .state import Position, State
 
 MAX_EVENT_CHAIN = 64
 
 
 class Action:
-    """One action: its kind, the seat taking it, and its payload (field -> value). Immutable.
+    """One action: its kind, the seat taking it, and its payload (field -> value). Immutable and hashable:
+    the payload is a read-only view of the action's own copy of the fields given.
 
-    Written out rather than a frozen dataclass: a replay makes one per recorded action, and the
-    dataclass's way of setting fields on a frozen object cost twice as much.
+    Written out rather than a frozen dataclass: the dataclass's way of setting fields on a frozen object
+    cost twice as much, and legal-action lists make many.
     """
 
     __slots__ = ("kind", "payload", "seat")
     kind: str
     seat: int
-    payload: dict[str, Any]
+    payload: Mapping[str, Any]
 
-    def __init__(self, kind: str, seat: int, payload: dict[str, Any] | None = None) -> None:
+    def __init__(self, kind: str, seat: int, payload: Mapping[str, Any] | None = None) -> None:
         _set_kind(self, kind)
         _set_seat(self, seat)
-        _set_payload(self, {} if payload is None else payload)
+        # Anything but a mapping is kept as it is, for the check to refuse it by name ("bad-payload").
+        _set_payload(self, _EMPTY if not payload else
+                     MappingProxyType(dict(payload)) if isinstance(payload, Mapping) else payload)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"an Action cannot be changed (its {name!r})")
@@ -55,16 +59,19 @@ class Action:
         return (self.kind, self.seat, self.payload) == (other.kind, other.seat, other.payload)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.seat, self.payload))  # a payload is a dict: unhashable, as before
+        return hash(self.key())
 
     def __repr__(self) -> str:
-        return f"Action(kind={self.kind!r}, seat={self.seat!r}, payload={self.payload!r})"
+        return f"Action(kind={self.kind!r}, seat={self.seat!r}, payload={dict(self.payload)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Action, (self.kind, self.seat, self.payload))
+        return (Action, (self.kind, self.seat, dict(self.payload)))
 
     def key(self) -> tuple[Any, ...]:
         return (self.kind, self.seat, tuple(sorted((k, _freeze(v)) for k, v in self.payload.items())))
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 # The slots' own setters: the one way to fill an Action, used by its constructor only.
@@ -74,7 +81,7 @@ _set_payload = Action.payload.__set__  # type: ignore[attr-defined]
 
 
 def _freeze(v: Any) -> Any:
-    if isinstance(v, list):
+    if isinstance(v, (list, tuple)):
         return tuple(_freeze(x) for x in v)
     return v
 
@@ -106,21 +113,29 @@ Tracer = Callable[[Effect, bytes, dict[str, Any]], bytes | None]
 NO_STATE = b""
 
 
+class PositionError(OracleError):
+    """A stated starting position is not one of the ruleset's: ``var`` names the variable at fault and
+    ``index`` the seat whose value is wrong, when one is."""
+
+    def __init__(self, message: str, var: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.var = var
+        self.index = index
+
+
 class Game:
-    """One game under one ruleset."""
+    """One game under one ruleset.
+
+    A game's position is a value: :meth:`snapshot` takes it, :meth:`restore` goes back to it, :meth:`fork`
+    and :meth:`at` make another game from it. Nothing outside sets a game's variables: a game starts from
+    the rules' own start (``values`` may state some per-player scores of the position it starts from) or
+    from a position.
+    """
 
     def __init__(self, rs: Ruleset | str = "classic", players: int | None = None, dealer: int = 0,
-                 seed: int | None = None, *, state: State | None = None,
+                 seed: int | None = None, *, values: Mapping[str, Sequence[Any]] | None = None,
                  tracer: Tracer | None = None) -> None:
-        self.rs = load_ruleset(rs) if isinstance(rs, str) else rs
-        self.c = self.rs.compiled
-        self._quick = self.rs.derived(_quick_steps)
-        # When set, called after each effect with (the effect, the state before pickled, the state
-        # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
-        self.tracer = tracer
-        if state is not None:
-            self.st = state
-            return
+        self._bind(load_ruleset(rs) if isinstance(rs, str) else rs, tracer)
         n = players if players is not None else self.rs.players
         if n != self.rs.players:
             raise OracleError(f"ruleset {self.rs.name!r} is for {self.rs.players} players, not {n}")
@@ -129,6 +144,56 @@ class Game:
         self.st = State(self.rs, n, dealer, seed)
         self._fire("start")
         self._settle(None)
+        if values:
+            self._state_values(values)
+
+    def _bind(self, rs: Ruleset, tracer: Tracer | None) -> None:
+        self.rs = rs
+        self.c = rs.compiled
+        self._quick = rs.derived(_quick_steps)
+        # When set, called after each effect with (the effect, the state before pickled, the state
+        # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
+        self.tracer = tracer
+
+    def _state_values(self, values: Mapping[str, Sequence[Any]]) -> None:
+        """Set the stated per-player game variables of the starting position, each checked: a variable the
+        rules carry from deal to deal (not cards), one value per seat, each of the variable's type."""
+        v = self.st.v
+        n = v["n_seats"]
+        checks = self.rs.derived(_start_value_checks)
+        for name, given in values.items():
+            ok = checks.get(name)
+            if ok is None:
+                raise PositionError(f"{name!r} is not a per-player game variable of ruleset {self.rs.name!r}", name)
+            if not isinstance(given, (list, tuple)) or len(given) != n:
+                raise PositionError(f"{name}: give one value per player ({n})", name)
+            for i, x in enumerate(given):
+                if not ok(x, n):
+                    raise PositionError(f"{name}: {x!r} is not a {self.rs.vars[name].type}", name, i)
+            v[name] = list(given)
+
+    @classmethod
+    def at(cls, position: Position, tracer: Tracer | None = None) -> Game:
+        """A game in ``position`` (no start rule runs)."""
+        game = cls.__new__(cls)
+        game._bind(position.rules, tracer)
+        game.st = State.at(position)
+        return game
+
+    def snapshot(self) -> Position:
+        """The game's whole position now, as a frozen value."""
+        return self.st.snapshot()
+
+    def restore(self, position: Position) -> None:
+        """Go back to ``position`` (of this game's ruleset); no rule runs."""
+        if position.rules is not self.rs:
+            raise OracleError(f"a position of ruleset {position.rules.name!r} cannot be restored in a game of "
+                              f"{self.rs.name!r}")
+        self.st = State.at(position)
+
+    def fork(self, tracer: Tracer | None = None) -> Game:
+        """Another game in this game's position, to try something on; this one is left as it is."""
+        return Game.at(self.snapshot(), tracer)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -290,7 +355,7 @@ class Game:
                 return rej
         return self.try_apply_typed(action.kind, action.seat, action.payload, action)
 
-    def try_apply_typed(self, kind: str, seat: int, payload: dict[str, Any],
+    def try_apply_typed(self, kind: str, seat: int, payload: Mapping[str, Any],
                         action: Action | None = None) -> Rejection | None:
         """:meth:`try_apply` for an action given by its parts, its payload already of the right types
         (as a record's reader builds it): the rejection, or None when it was applied.
@@ -380,8 +445,8 @@ class Game:
         raise RuleRuntimeError(f"phases keep changing without an action (last: {self.st.v['phase']!r}); "
                                "the rules loop")
 
-    def _payload_problem(self, decl: ActionDecl, payload: dict[str, Any]) -> str | None:
-        if not isinstance(payload, dict):
+    def _payload_problem(self, decl: ActionDecl, payload: Mapping[str, Any]) -> str | None:
+        if not isinstance(payload, Mapping):
             return "the payload must be a mapping"
         checkers = self.c.actions[decl.name].checkers
         if len(payload) != len(checkers) or any(f not in payload for f in checkers):
@@ -432,7 +497,7 @@ class Game:
     @classmethod
     def from_json(cls, data: dict[str, Any], rs: Ruleset | None = None) -> Game:
         rs = rs or load_ruleset(data["ruleset"])
-        return cls(rs, state=State.from_json(rs, data))
+        return cls.at(State.from_json(rs, data).snapshot())
 
 
 @dataclass(frozen=True)
@@ -453,6 +518,13 @@ def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
     return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor])
             for name, ca in rs.compiled.actions.items()
             if ca.when is None and ca.step is not None and ca.decl.actor in actor_vars}
+
+
+def _start_value_checks(rs: Ruleset) -> dict[str, Callable[[Any, int], bool]]:
+    """The variables a starting position may state, with a check of one seat's value: the per-player game
+    variables that hold no cards (scores, bolts, the barrel)."""
+    return {d.name: payload_checker(d.type, rs.deck) for d in rs.vars.values()
+            if d.lifetime == "game" and d.scope == "seat" and not d.zone}
 
 
 def _source_lines(rs: Ruleset) -> dict[str, tuple[tuple[str, int, int], ...]]:

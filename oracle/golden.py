@@ -27,7 +27,6 @@ from .coverage import Coverage, cover_record
 from .engine import Action, Game, play_random
 from .lang import types as T
 from .records import (
-    DealStart,
     Recorder,
     Replayer,
     dumps,
@@ -212,13 +211,10 @@ def wrong_results(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
         last = len(record["deals"]) - 1
         for di, deal in enumerate(record["deals"]):
             before = len(game.sheet)
-            # The state at the start of this deal, taken on the way: Replayer.deal_start would rebuild it
-            # by replaying every earlier deal again (quadratic in a long game).
-            snapshot = DealStart.of(game, [])
             rp.replay_deal(game, di, deal, last=di == last)
             if len(game.sheet) == before or "result" not in deal:
                 continue
-            writes = traced_writes(rs, DealStart(snapshot.snapshot, rp.applied_in(di)), watch=numeric)
+            writes = traced_writes(rs, rp.deal_start(di), watch=numeric)
             row = game.sheet[before]
             for key in numeric:
                 for s in range(len(record["players"])):

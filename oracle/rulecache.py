@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -124,8 +124,9 @@ def loaded_file(display: str, kind: str, content: bytes, load: Callable[[], T]) 
     return hit
 
 
-def ruleset(root: Path, request: tuple[Any, ...], build: Callable[[], T]) -> T:
-    """The compiled ruleset for ``request`` (name, overlays, parameters) under ``root``'s current tree."""
+def ruleset(root: Path, request: Hashable, build: Callable[[], T]) -> T:
+    """The compiled ruleset for ``request`` (``RulesetRequest.in_tree``: name, overlays, parameters) under
+    ``root``'s current tree."""
     key = (str(root), tree(root).digest, request)
     hit = _RULESETS.get(key)
     if hit is None:

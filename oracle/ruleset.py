@@ -488,6 +488,48 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
 _D = TypeVar("_D")
 
 
+@dataclass(frozen=True, eq=False)
+class RulesetRequest:
+    """What a ruleset is asked for by: a name, overlays in order, parameter values, and the rule tree
+    (None: the installed one). Every cache of rulesets (this process's, a run's over many records) is keyed
+    by the request itself: two requests are equal exactly when they ask for the same ruleset."""
+
+    name: str = "classic"
+    overlays: tuple[str, ...] = ()
+    params: tuple[tuple[str, Any], ...] = ()  # (name, value), sorted by name
+    root: Path | None = None
+
+    @classmethod
+    def of(cls, name: str = "classic", overlays: list[str] | tuple[str, ...] | None = None,
+           params: dict[str, Any] | None = None, root: Path | None = None) -> RulesetRequest:
+        return cls(str(name), tuple(str(o) for o in overlays or ()),
+                   tuple(sorted((str(k), v) for k, v in (params or {}).items())), root)
+
+    @cached_property
+    def in_tree(self) -> tuple[str, tuple[str, ...], str]:
+        """The request within one rule tree (the process's cache also keys by the tree's place and content)."""
+        # Parameter values may be lists or mappings: their text stands for them.
+        return (self.name, self.overlays, repr(self.params))
+
+    @cached_property
+    def key(self) -> tuple[str, tuple[str, ...], str, str]:
+        return (*self.in_tree, str(self.root) if self.root is not None else "")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RulesetRequest) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def under(self, root: Path | None) -> RulesetRequest:
+        """The same request of another rule tree."""
+        return RulesetRequest(self.name, self.overlays, self.params, root)
+
+    @property
+    def param_values(self) -> dict[str, Any] | None:
+        return dict(self.params) if self.params else None
+
+
 @dataclass
 class Ruleset:
     """A compiled ruleset: what the interpreter runs.
@@ -749,9 +791,11 @@ def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
     return layout
 
 
-def load_ruleset(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
-                 root: Path | None = None) -> Ruleset:
-    """Resolve and compile a named ruleset, once per process and rule tree (see ``oracle.rulecache``)."""
-    where = _root(root)
-    request = (name, tuple(overlays or ()), repr(sorted((params or {}).items())))
-    return rulecache.ruleset(where, request, lambda: compile_resolved(resolve(name, overlays, params, where)))
+def load_ruleset(name: str | RulesetRequest = "classic", overlays: list[str] | None = None,
+                 params: dict[str, Any] | None = None, root: Path | None = None) -> Ruleset:
+    """Resolve and compile a ruleset (by name, or as a request), once per process and rule tree (see
+    ``oracle.rulecache``)."""
+    request = name if isinstance(name, RulesetRequest) else RulesetRequest.of(name, overlays, params, root)
+    where = _root(request.root)
+    return rulecache.ruleset(where, request.in_tree, lambda: compile_resolved(
+        resolve(request.name, list(request.overlays), request.param_values, where)))

@@ -7,7 +7,10 @@ terms; which variables exist, and what they mean, comes from the rule files.
 from __future__ import annotations
 
 import copy
+import pickle
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .lang.compiler import ENGINE_VARS
@@ -16,8 +19,39 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Position:
+    """A game's whole position, frozen: every variable, the score sheet, the marks of the deal, the rule
+    that last set each blamed variable, and the random generator's state.
+
+    Made by :meth:`State.snapshot` and turned back into a live state by :meth:`State.at`, as often as
+    wanted: a replay keeps one at each deal's start, and a what-if tries something on a copy. The
+    variables are kept pickled (in memory only, never read from outside), which is both the cheapest
+    faithful copy of nested lists and what makes the value immutable. The sheet's rows are shared, not
+    copied: a row is never changed once written (:meth:`State.end_deal` writes a new one each deal).
+    """
+
+    rules: Ruleset
+    state: bytes
+    sheet: tuple[dict[str, Any], ...]
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """A fresh copy of the position's variables, to read (changing it changes nothing)."""
+        return pickle.loads(self.state)[0]  # type: ignore[no-any-return]
+
+    def with_values(self, changes: Mapping[str, Any]) -> Position:
+        """The same position with some variables set otherwise (a what-if); unknown names are refused."""
+        v, *rest = pickle.loads(self.state)
+        unknown = sorted(set(changes) - set(v))
+        if unknown:
+            raise KeyError(f"no state variable {', '.join(map(repr, unknown))}")
+        v.update(copy.deepcopy(dict(changes)))
+        return Position(self.rules, pickle.dumps((v, *rest), 5), self.sheet)
+
+
 class State:
-    __slots__ = ("_rng", "_seed", "events", "marks", "rs", "set_by", "sheet", "v")
+    __slots__ = ("_rng", "_seed", "marks", "rs", "set_by", "sheet", "v")
 
     def __init__(self, rs: Ruleset, n_seats: int, dealer: int, seed: int | None) -> None:
         self.rs = rs
@@ -26,8 +60,6 @@ class State:
         self._seed = seed
         self.sheet: list[dict[str, Any]] = []
         self.marks: list[tuple[str, int]] = []
-        # Everything that happened in this deal, for rule coverage: (rule id, kind).
-        self.events: list[tuple[str, str]] = []
         # The rule that last assigned each of the engine's blamed variables (turn, phase, dealer, game_over).
         self.set_by: dict[str, str] = {}
         v: dict[str, Any] = {
@@ -84,6 +116,26 @@ class State:
         self.sheet.append(row)
         self.marks = []
         self.v["deal_no"] += 1
+
+    # ------------------------------------------------------------------ positions
+    def snapshot(self) -> Position:
+        """This state as a frozen :class:`Position`."""
+        rng = self._rng.getstate() if self._rng is not None else None
+        return Position(self.rs, pickle.dumps((self.v, self.marks, self.set_by, rng, self._seed), 5),
+                        tuple(self.sheet))
+
+    @classmethod
+    def at(cls, pos: Position) -> State:
+        """A live state in position ``pos`` (no rule runs)."""
+        st = cls.__new__(cls)
+        st.rs = pos.rules
+        st.v, st.marks, st.set_by, rng, st._seed = pickle.loads(pos.state)
+        st._rng = None
+        if rng is not None:
+            st._rng = random.Random()
+            st._rng.setstate(rng)
+        st.sheet = list(pos.sheet)
+        return st
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:

@@ -26,8 +26,8 @@ from oracle.docgen import DocsError, build_pages
 from oracle.docgen.examples import Example, choose, guard_reasons, load_examples
 from oracle.docgen.howto import FIGURES, HOWTO_PAGE
 from oracle.docgen.svg import BLACK, RED, Face, Mark, card
-from oracle.engine import Action, Game
-from oracle.records import Replayer, read_record
+from oracle.engine import Game
+from oracle.records import Replayer, judge, read_record
 from oracle.ruleset import load_library, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,23 +243,12 @@ def test_worked_example_is_a_refusal_by_the_rule_itself() -> None:
 def _replay_to(ex: Example) -> tuple[Game, dict]:
     """The game just before the refused action, replayed here through the validator's reader."""
     rec = read_record(ROOT / ex.path)
-    full = Replayer(rec)
-    full.run()  # the deals before the refused one are valid: the validator keeps their actions
-    r = Replayer(rec)
-    game = r.start()
+    replay = judge(rec).replay
+    assert replay is not None
     di, stop = ex.expect["deal"] - 1, ex.expect["action"] - 1
-    for actions in full.applied_by_deal[:di]:
-        for a in actions:
-            game.apply(a)
-    deal = rec.data["deals"][di]
-    decl = game.chance_action()
-    assert decl is not None
-    game.apply(Action(decl.name, game.actors(decl)[0], {f: r.value(deal[f], t) for f, t in decl.fields}))
-    for i in range(stop):
-        a = r.read_action(deal["actions"][i], di, i)
-        assert a is not None
-        game.apply(a)
-    return game, deal["actions"][stop]
+    # The replay stops at the refused action: the deal, then the actions before it, were applied.
+    assert len(replay.applied_in(di)) == 1 + stop
+    return replay.game_at(di), rec.data["deals"][di]["actions"][stop]
 
 
 def test_worked_example_lists_the_engines_legal_moves() -> None:

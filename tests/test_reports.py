@@ -16,7 +16,7 @@ from oracle.cards import notation
 from oracle.cli import main
 from oracle.coverage import Coverage, cover_record, decision_checks
 from oracle.engine import Action, Game, play_random
-from oracle.records import RECORD_RULE, load_record, read_record, validate_record
+from oracle.records import RECORD_RULE, judge, load_record, read_record, validate_record
 from oracle.ruleset import load_library, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,9 +145,9 @@ def _first_at(data: dict, name: str) -> tuple[int | None, int | None]:
 
 def test_the_cards_allowed_at_a_wrong_play_are_exactly_those_that_pass_there() -> None:
     rec = read_record(INVALID / "play.must-trump--must-trump.json")
-    holder: dict = {}
-    v = validate_record(rec, keep=holder).violations[0]
-    game = holder["game"]
+    judgement = judge(rec)
+    v, game = judgement.verdict.violations[0], judgement.game
+    assert game is not None
     nt = notation(game.rs)
     [group] = v.allowed.to_json()
     assert group["action"] == "play" and group["player"] == v.seat_name and group["field"] == "card"

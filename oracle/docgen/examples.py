@@ -23,7 +23,7 @@ from ..cards import notation
 from ..engine import Action, Game, Rejection
 from ..errors import OracleError
 from ..lang import types as T
-from ..records import Replayer, Violation, parse_record, validate_record
+from ..records import Violation, judge, parse_record
 from ..ruleset import Ruleset, rules_root, tree_digest
 from .md import LANG_SUFFIX, code, link, plain, show, table
 from .svg import Face, Mark, Row, rows_picture
@@ -233,42 +233,20 @@ def example_files(rules: list[tuple[Any, list[Example]]], langs: Any) -> dict[st
 
 def _replay(ex: Example) -> Position | None:
     rec = parse_record(ex.text or json.dumps(ex.record), ex.path)
-    keep: dict[str, Any] = {}
-    verdict = validate_record(rec, keep=keep)
-    if verdict.error is not None or not verdict.violations:
+    judgement = judge(rec)
+    verdict, r = judgement.verdict, judgement.replay
+    if verdict.error is not None or not verdict.violations or r is None:
         return None
     v = verdict.violations[0]
     if v.rule != ex.expect.get("rule") or v.reason != ex.reason or v.deal is None:
         return None
-    done: Replayer = keep["replayer"]
-    r = Replayer(rec)
-    game = r.start()
-    for actions in done.applied_by_deal[:v.deal - 1]:
-        for a in actions:
-            game.apply(a)
     di = v.deal - 1
     deal = ex.record["deals"][di]
+    # The replay stopped at the violation: the deal's actions it applied lead to the position shown.
+    game = r.game_at(di)
     pos = Position(r.rs, list(r.players), v)
     stop = v.action - 1 if v.action is not None else None
-    used: set[str] = set()
     actions = deal.get("actions") or []
-    ai = 0
-    while True:
-        decl = game.chance_action()
-        if decl is not None and decl.name not in used and all(f in deal for f, _ in decl.fields):
-            used.add(decl.name)
-            dealt = Action(decl.name, game.actors(decl)[0],
-                           {f: r.value(deal[f], t, "deals", di, f) for f, t in decl.fields})
-            if game.try_apply(dealt) is not None:
-                break  # the deal itself is what the rules refuse
-            continue
-        if ai >= len(actions) or ai == stop:
-            break
-        a = r.read_action(actions[ai], di, ai)
-        if a is None:
-            return None
-        game.apply(a)
-        ai += 1
     _describe(game, pos)
     if stop is not None:
         action = r.read_action(actions[stop], di, stop)

@@ -19,7 +19,7 @@ import yaml
 
 from ..engine import Action, Game
 from ..errors import OracleError
-from ..records import Replayer, read_record, validate_record
+from ..records import judge, read_record, record_request
 from ..ruleset import Ruleset, load_ruleset
 from .md import LANG_SUFFIX, code, link, page_file, plain, table
 from .site import Site
@@ -104,41 +104,30 @@ def tell(root: Path, data_dir: Path) -> GameStory:
     except OracleError as exc:
         raise HowtoError(f"{path}: {exc}") from None
     # The record is played by the rule files the site is made from (a scratch copy in the tests), not by
-    # whatever the interpreter would find by default: the validator's ruleset cache is filled with them.
-    data = rec.data
-    overlays, params = list(data.get("overlays") or []), data.get("params") or None
-    key = (str(data.get("ruleset")), tuple(overlays), repr(sorted((params or {}).items())))
+    # whatever the interpreter would find by default.
     try:
-        cache = {key: load_ruleset(key[0], overlays, params, root=root)}
+        rules = load_ruleset(record_request(rec).under(root))
     except OracleError as exc:
         raise HowtoError(f"{path}: {exc}") from None
-    keep: dict[str, Any] = {}
-    verdict = validate_record(rec, keep=keep, cache=cache)
-    if verdict.error is not None or not verdict.valid:
+    judgement = judge(rec, rules=rules)
+    verdict, replay = judgement.verdict, judgement.replay
+    if verdict.error is not None or not verdict.valid or replay is None:
         why = verdict.error.message if verdict.error else verdict.violations[0].format()
         raise HowtoError(f"{path}: the how-to-play record must be valid: {why}")
     if verdict.ruleset != cfg["ruleset"]:
         raise HowtoError(f"{path}: the record is played under {verdict.ruleset!r}, the page explains "
                          f"{cfg['ruleset']!r}")
-    replayer: Replayer = keep["replayer"]
-    rs = replayer.rs
+    rs = replay.rs
     _check_assumptions(rs, cfg, data_dir / CONFIG)
     wanted = int(cfg["deal"])
-    if not 1 <= wanted <= len(replayer.applied_by_deal):
-        raise HowtoError(f"{data_dir / CONFIG}: deal {wanted}, but the record has "
-                         f"{len(replayer.applied_by_deal)} deals")
-    game = Replayer(rec, cache=cache).start()
-    story = None
-    for number, actions in enumerate(replayer.applied_by_deal, 1):
-        if number == wanted:
-            story = _tell_deal(game, number, actions)
-        else:
-            for a in actions:
-                game.apply(a)
-    assert story is not None
-    story.row = game.sheet[wanted - 1]
+    if not 1 <= wanted <= replay.deals_reached:
+        raise HowtoError(f"{data_dir / CONFIG}: deal {wanted}, but the record has {replay.deals_reached} deals")
+    story = _tell_deal(replay.game_at(wanted - 1, 0), wanted, replay.applied_in(wanted - 1))
+    final = judgement.game
+    assert final is not None
+    story.row = final.sheet[wanted - 1]
     shown = path.relative_to(root.resolve()).as_posix() if path.is_relative_to(root.resolve()) else path.name
-    return GameStory(rs, list(replayer.players), list(game.sheet), story, game.v["winner"], shown)
+    return GameStory(rs, list(replay.players), list(final.sheet), story, final.v["winner"], shown)
 
 
 def _tell_deal(game: Game, number: int, actions: list[Action]) -> DealStory:

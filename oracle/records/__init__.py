@@ -27,16 +27,16 @@ from .reading import (
                       record_schema,
 )
 from .recorder import Recorder
-from .replay import Replayer, record_ruleset
-from .validate import validate_record
+from .replay import Replayer, record_request, record_ruleset
+from .validate import Judgement, judge, validate_record
 from .verdict import Verdict, Violation
 from .writing import dumps
 
 __all__ = [
-    "FORMAT", "RECORD_RULE", "RECORD_SUFFIXES", "VERSION", "Codec", "DealStart", "JsonLocator", "Locator",
+    "FORMAT", "RECORD_RULE", "RECORD_SUFFIXES", "VERSION", "Codec", "DealStart", "JsonLocator", "Judgement", "Locator",
     "NoLocator", "RecordFile", "Recorder", "Replayer", "Verdict", "Violation", "Write", "YamlLocator",
     "changed_cells", "conformance_note", "decided_by", "decode_value", "dumps", "encode_action", "encode_value",
-    "full_schema_errors", "is_chance",
-    "load_record", "parse_record", "read_record", "record_files", "record_from_bytes", "record_ruleset",
-    "record_schema", "refused_by", "sheet_value", "traced_writes", "validate_record",
+    "full_schema_errors", "is_chance", "judge",
+    "load_record", "parse_record", "read_record", "record_files", "record_from_bytes", "record_request",
+    "record_ruleset", "record_schema", "refused_by", "sheet_value", "traced_writes", "validate_record",
 ]

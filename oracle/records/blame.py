@@ -15,6 +15,7 @@ from typing import Any
 from ..engine import NO_STATE, Action, Game
 from ..lang import types as T
 from ..ruleset import Ruleset
+from ..state import Position
 
 RECORD_RULE = "record"  # rejections about the record itself, not about a rule of the game
 
@@ -28,14 +29,10 @@ class Write:
 
 @dataclass(frozen=True)
 class DealStart:
-    """The state at the start of a deal (pickled, so it can be replayed more than once) and the deal's actions."""
+    """The position at the start of a deal (a value, so it can be replayed more than once) and the deal's actions."""
 
-    snapshot: bytes
+    position: Position
     actions: list[Action]
-
-    @classmethod
-    def of(cls, game: Game, actions: list[Action]) -> DealStart:
-        return cls(pickle.dumps((game.st.v, len(game.sheet), game.st.marks)), list(actions))
 
 
 def refused_by(game: Game, action: Action) -> str | None:
@@ -53,10 +50,8 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     up) are left out, unless ``after_sheet`` asks for them: they explain the next dealer,
     not this deal's results.
     """
-    v, _, marks = pickle.loads(start.snapshot)
-    g = Game(rs, dealer=v["dealer"], seed=0)
-    g.st.v = v
-    g.st.marks = marks
+    g = Game.at(start.position)
+    v = g.v
     writes: list[Write] = []
     rows = len(g.sheet)
     started = [False]

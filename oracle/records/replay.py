@@ -12,11 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import Notation, notation
-from ..engine import Action, Game, IllegalAction, Rejection
+from ..engine import Action, Game, IllegalAction, PositionError, Rejection, Tracer
 from ..errors import InputError, OracleError, ParamError
 from ..lang import types as T
 from ..places import place
-from ..ruleset import Ruleset, load_ruleset
+from ..ruleset import Ruleset, RulesetRequest, load_ruleset
+from ..state import Position
 from .allowed import NOTHING, Allowed, allowed_actions, result_value
 from .blame import RECORD_RULE, DealStart, decided_by
 from .codec import WRITTEN_AS_IS, Codec, Parts, encode_action, is_chance, sheet_value
@@ -28,22 +29,26 @@ class _Stop(Exception):
     """Raised to end the replay at the first violation."""
 
 
-def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any, Ruleset] | None = None) -> Ruleset:
+def record_request(rec: RecordFile, ruleset: str | None = None) -> RulesetRequest:
+    """What a record asks to be judged by: ``ruleset`` or its own, with its overlays and parameters."""
+    data = rec.data
+    return RulesetRequest.of(ruleset or data["ruleset"], list(data.get("overlays") or []), data.get("params") or None)
+
+
+def record_ruleset(rec: RecordFile, ruleset: str | None = None,
+                   cache: dict[RulesetRequest, Ruleset] | None = None) -> Ruleset:
     """The ruleset a record is judged by: ``ruleset`` or its own, with its overlays and parameters.
 
     A parameter the ruleset refuses is the record's fault, and is reported at the record's line.
     """
-    data = rec.data
-    name = ruleset or data["ruleset"]
-    overlays = list(data.get("overlays") or [])
-    params = data.get("params") or None
+    request = record_request(rec, ruleset)
     # Within one run of many files the rule files do not change: a ruleset is resolved once.
-    key = (name, tuple(overlays), repr(sorted((params or {}).items())))
-    hit = cache.get(key) if cache is not None else None
+    hit = cache.get(request) if cache is not None else None
     if hit is not None:
         return hit
+    name, overlays, params = request.name, list(request.overlays), request.param_values
     try:
-        rs = load_ruleset(name, overlays, params)
+        rs = load_ruleset(request)
     except OracleError as exc:
         if isinstance(exc, ParamError) and params and exc.param in params:
             raise InputError(f"params/{exc.param}: {exc.message.removeprefix('override sets ')}",
@@ -63,7 +68,7 @@ def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any,
                 field = "overlays"
         raise InputError(f"{field}: {exc}", rec.locate(field)) from None
     if cache is not None:
-        cache[key] = rs
+        cache[request] = rs
     return rs
 
 
@@ -79,13 +84,15 @@ class Replayer:
     """Replays one record; collects violations."""
 
     def __init__(self, rec: RecordFile, ruleset: str | None = None, all_errors: bool = False,
-                 max_violations: int = 50, cache: dict[Any, Ruleset] | None = None) -> None:
+                 max_violations: int = 50, cache: dict[RulesetRequest, Ruleset] | None = None, *,
+                 rules: Ruleset | None = None) -> None:
         self.rec = rec
         self.data = rec.data
         self.all_errors = all_errors
         self.max_violations = max_violations
         self.violations: list[Violation] = []
-        self.rs: Ruleset = record_ruleset(rec, ruleset, cache)
+        # ``rules``: a ruleset already resolved (from another rule tree, say) to judge the record by.
+        self.rs: Ruleset = rules if rules is not None else record_ruleset(rec, ruleset, cache)
         self.nt: Notation = notation(self.rs)
         self.players: list[str] = list(self.data["players"])
         if len(self.players) != self.rs.players:
@@ -96,8 +103,10 @@ class Replayer:
         self.game: Game | None = None
         self.actions = 0
         # Every deal's actions, to explain an outcome later: kept as their parts (kind, seat, payload),
-        # as most are applied without an Action being made (see applied_by_deal).
+        # as most are applied without an Action being made (see applied_by_deal); and the position at
+        # each deal's start, so that any point of the game is one deal's replay away (see game_at).
         self._applied: list[list[Parts]] = []
+        self._starts: list[Position] = []
         self.tracer_hook: Any = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
         self.decision_hook: Callable[[Game, Action], None] | None = None
@@ -152,23 +161,24 @@ class Replayer:
         return self.game
 
     def new_game(self, tracer: Any = None) -> Game:
+        """The game at the record's start: its first dealer, or the position its `start` states."""
         d = self.data
-        if "start" in d:
-            st = d["start"]
-            dealer = self.seat(st["dealer"], "start", "dealer")
-            game = Game(self.rs, dealer=dealer, seed=0, tracer=tracer)
-            for var, val in (st.get("state") or {}).items():
-                decl = self.rs.vars.get(var)
-                if decl is None or decl.lifetime != "game" or decl.scope != "seat" or decl.zone:
-                    raise InputError(f"start, state: {var!r} is not a per-player game variable of ruleset "
-                                     f"{self.rs.name!r}", self.rec.locate("start", "state", var))
-                if not isinstance(val, list) or len(val) != len(self.players):
-                    raise InputError(f"start, state, {var}: give one value per player", self.rec.locate("start",
-                                                                                                     "state", var))
-                game.v[var] = [self.value(x, decl.type, "start", "state", var, i) for i, x in enumerate(val)]
-        else:
-            game = Game(self.rs, dealer=self.seat(d["first_dealer"], "first_dealer"), seed=0, tracer=tracer)
-        return game
+        if "start" not in d:
+            return Game(self.rs, dealer=self.seat(d["first_dealer"], "first_dealer"), seed=0, tracer=tracer)
+        st = d["start"]
+        dealer = self.seat(st["dealer"], "start", "dealer")
+        values: dict[str, list[Any]] = {}
+        for var, val in (st.get("state") or {}).items():
+            decl = self.rs.vars.get(var)
+            # Read by the record's notation first (a card, a seat by name); the game checks the rest.
+            if decl is not None and isinstance(val, list):
+                val = [self.value(x, decl.type, "start", "state", var, i) for i, x in enumerate(val)]
+            values[var] = val
+        try:
+            return Game(self.rs, dealer=dealer, seed=0, values=values, tracer=tracer)
+        except PositionError as exc:
+            where = ("start", "state", exc.var, *(() if exc.index is None else (exc.index,)))
+            raise InputError(f"{place(where)}: {exc.message}", self.rec.locate(*where)) from None
 
     def run(self) -> None:
         game = self.start()
@@ -185,6 +195,8 @@ class Replayer:
         # all_errors the replay goes on), so deal i's actions are always applied_by_deal[i].
         del self._applied[di:]
         self._applied.extend([] for _ in range(di + 1 - len(self._applied)))
+        del self._starts[di:]
+        self._starts.append(game.snapshot())
         self._replay_deal(game, di, deal, last, self._applied[di])
 
     def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> None:
@@ -391,15 +403,23 @@ class Replayer:
         return out
 
     def deal_start(self, di: int) -> DealStart:
-        """The state at the start of deal ``di`` and that deal's actions, by replaying the record's
-        actions from the start: only needed when something must be explained, so not kept for every deal."""
-        game = self.new_game()
-        for deal in self._applied[:di]:
-            for parts in deal:  # applied once already: their payloads are of the right types
-                rej = game.try_apply_typed(*parts)
-                if rej is not None:
-                    raise IllegalAction(rej)
-        return DealStart.of(game, self.applied_in(di))
+        """The position at the start of deal ``di`` (counted from 0) and that deal's actions."""
+        return DealStart(self._starts[di], self.applied_in(di))
+
+    def game_at(self, di: int, applied: int | None = None, tracer: Tracer | None = None) -> Game:
+        """A new game at the start of deal ``di`` (counted from 0) with the first ``applied`` of that deal's
+        applied actions done (all of them when None): any point of the replay, at the cost of one deal."""
+        game = Game.at(self._starts[di], tracer)
+        for parts in self._applied[di][:applied]:  # applied once already: their payloads are of the right types
+            rej = game.try_apply_typed(*parts)
+            if rej is not None:
+                raise IllegalAction(rej)
+        return game
+
+    @property
+    def deals_reached(self) -> int:
+        """How many deals the replay started (the deal it stopped in included)."""
+        return len(self._starts)
 
     def check_final(self) -> None:
         game = self.game

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, Location
+from ..errors import Location, OracleError
 from ..places import in_game
 from ..sources import cite_lines
 from .allowed import NOTHING, Allowed
@@ -52,7 +52,8 @@ class Verdict:
     deals: int = 0
     actions: int = 0
     violations: list[Violation] = field(default_factory=list)
-    error: InputError | None = None  # the record could not be read or understood
+    # The record could not be read or understood (an InputError), or the rules failed on it (a RuleRuntimeError).
+    error: OracleError | None = None
     finished: bool = False
 
     @property
