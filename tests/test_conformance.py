@@ -137,8 +137,7 @@ def _game_reaching(total: int, overlays: list[str]) -> tuple[int, int, list]:
 
     rs = load_ruleset("classic", overlays)
     for seed in range(400):
-        g = Game(rs, dealer=seed % 3, seed=seed)
-        g.v["score"] = [total] * 3
+        g = Game(rs, dealer=seed % 3, seed=seed, values={"score": [total] * 3})
         applied: list = []
         play_random(g, _random.Random(seed), hinted=True, max_deals=1,
                     on_action=lambda _g, a, out=applied: out.append(a))
@@ -150,16 +149,16 @@ def _game_reaching(total: int, overlays: list[str]) -> tuple[int, int, list]:
 def test_a_samosval_reset_is_charged_to_the_samosval_rule():
     # The engine knows no samosval; the rules reset a score of exactly 555 to 0, which changes both the
     # total and the deal's points. The rule to blame is the one whose effect wrote them: the samosval.
-    from oracle.conform.harness import Harness, _Example
+    from oracle.conform.harness import Harness
 
     overlays = ["variant.samosval"]
     seed, dealer, applied = _game_reaching(555, overlays)
     h = Harness(OracleEngine("classic"), "classic", overlays=overlays)
-    h.ex = _Example(dealer, seed, {"score": [555] * 3}, applied=list(applied), deal_starts=[0, len(applied)])
+    h.replayed(dealer, seed, {"score": [555] * 3}, list(applied))
     g = h._replay(len(applied))
     row = g.sheet[0]
     plain = Harness(OracleEngine("classic"), "classic")
-    plain.ex = _Example(dealer, seed, {"score": [555] * 3}, applied=list(applied), deal_starts=[0, len(applied)])
+    plain.replayed(dealer, seed, {"score": [555] * 3}, list(applied))
     theirs = plain._replay(len(applied)).sheet[0]
     wrong = {k: (plain._sheet(k, theirs[k]), h._sheet(k, row[k])) for k in ("delta", "score")
              if theirs[k] != row[k]}

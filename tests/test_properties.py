@@ -68,10 +68,8 @@ def test_per_deal_results_match_the_reference_model(seed, hinted):
 def test_results_match_the_reference_model_near_the_barrel(seed):
     # Start everybody close to the barrel so that mounting, falls and wins happen.
     rng = random.Random(seed)
-    game = Game(CLASSIC, seed=seed)
     start = [rng.choice([700, 760, 820, 860, 880]) for _ in range(3)]
-    game.v["score"] = list(start)
-    game.v["on_barrel"] = [s == 880 for s in start]
+    game = Game(CLASSIC, seed=seed, values={"score": list(start), "on_barrel": [s == 880 for s in start]})
     play_random(game, rng, hinted=True, max_deals=15)
     prev = {"score": start, "bolts": [0] * 3, "on_barrel": [s == 880 for s in start], "barrel_deals": [0] * 3,
             "barrel_falls": [0] * 3}
@@ -194,3 +192,56 @@ def test_an_action_given_by_its_parts_is_judged_and_applied_as_an_action_is(seed
         assert twin.try_apply_typed(action.kind, action.seat, action.payload) is None
     play_random(game, rng, on_action=same, hinted=hinted, max_deals=2)
     assert (game.st.v, game.sheet, game.st.marks) == (twin.st.v, twin.sheet, twin.st.marks)
+
+
+def _probes(g: Game, rng: random.Random) -> list[Action]:
+    """Actions to put to a game: every legal one of every seat, each also by the wrong seat, and some with a
+    card drawn at random (most of them refused, by one rule or another)."""
+    out: list[Action] = []
+    for a in g.legal_actions():
+        out.append(a)
+        out.append(Action(a.kind, (a.seat + 1) % g.rs.players, a.payload))
+        cards = [f for f, t in g.rs.actions[a.kind].fields if t == "card"]
+        if cards:
+            out.append(Action(a.kind, a.seat, {**a.payload, **{f: rng.choice(DECK) for f in cards}}))
+    for kind in sorted(g.rs.actions):  # actions of other phases: refused by the rule that set the phase
+        decl = g.rs.actions[kind]
+        if not decl.fields:
+            out.append(Action(kind, rng.randrange(g.rs.players), {}))
+    return out
+
+
+@given(seed=st.integers(0, 2**32 - 1), hinted=st.booleans(), moves=st.integers(0, 80), data=st.data())
+def test_a_forked_game_names_the_same_rule_for_every_refusal(seed, hinted, moves, data):
+    # A fork is the game's whole position (its variables, sheet, marks, who set what, the random state):
+    # every action put to both gets the same answer, rule and reason alike, and both go on alike.
+    params = {name: data.draw(st.sampled_from(values), label=name) for name, values in CONTESTED.items()}
+    game = Game(load_ruleset("classic", params=params), seed=seed)
+    rng = random.Random(seed)
+    play_random(game, rng, hinted=hinted, max_actions=moves)
+    fork = game.fork()
+    for a in _probes(game, rng):
+        assert game.check(a) == fork.check(a), a
+    assert fork.to_json() == game.to_json()
+    # Chance included: the fork draws the next deal as the game does.
+    play_random(game, random.Random(seed + 1), max_actions=40)
+    play_random(fork, random.Random(seed + 1), max_actions=40)
+    assert fork.to_json() == game.to_json()
+
+
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(1, 80))
+def test_a_restored_position_undoes_what_was_played_after_it(seed, moves):
+    game = Game(CLASSIC, seed=seed)
+    rng = random.Random(seed)
+    play_random(game, rng, hinted=True, max_actions=moves)
+    pos = game.snapshot()
+    before = game.to_json()
+    play_random(game, rng, hinted=True, max_actions=60)
+    game.restore(pos)
+    assert game.to_json() == before
+    # The position is a value: playing on from it twice gives the same game twice, and leaves it as it was.
+    a, b = Game.at(pos), Game.at(pos)
+    play_random(a, random.Random(seed + 2), max_actions=30)
+    play_random(b, random.Random(seed + 2), max_actions=30)
+    assert a.to_json() == b.to_json()
+    assert Game.at(pos).to_json() == before

@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from ..cards import notation
-from ..engine import Action, Game
+from ..engine import Action, Game, PositionError
 from ..records import decode_value, encode_action, encode_value, sheet_value
 from ..ruleset import Ruleset, load_ruleset
 
@@ -130,11 +130,12 @@ class OracleEngine(EngineAdapter):
         return (True, None) if rej is None else (False, rej.reason)
 
     def set_state(self, state: dict[str, Any]) -> None:
+        # The protocol sends the state right after new_game: the game starts again from that position.
         g = self._g()
-        for name, values in state.items():
-            if name not in g.v:
-                raise EngineFailure("protocol", f"no state variable {name!r}")
-            g.v[name] = list(values)
+        try:
+            self.game = Game(self.rs, dealer=g.v["dealer"], seed=0, values=state)
+        except PositionError as exc:
+            raise EngineFailure("protocol", f"set_state: {exc.message}") from None
 
     def results(self) -> list[dict[str, Any]]:
         g = self._g()

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 import random
 import time
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,11 +40,13 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import NO_STATE, Action, Game, IllegalAction, Rejection, Tracer, play_random
+from ..engine import Action, Game, IllegalAction, Rejection, play_random
 from ..lang.program import Effect
-from ..records import Recorder, changed_cells, dumps, encode_action, encode_value, is_chance
+from ..records import Recorder, dumps, encode_action, encode_value, is_chance
+from ..records.blame import Force, Write, trace
 from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
+from ..state import Position
 from .candidates import candidates
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
 
@@ -186,6 +188,7 @@ class _Example:
     state: dict[str, list[Any]]
     applied: list[Action] = field(default_factory=list)
     deal_starts: list[int] = field(default_factory=lambda: [0])  # index in applied where each deal starts
+    positions: list[Position] = field(default_factory=list)  # the game's position at each deal start
     known: list[str] = field(default_factory=list)  # known disagreements seen so far in this example
     # The deal (index in deal_starts) in which each known disagreement was first seen in this example.
     known_in: dict[str, int] = field(default_factory=dict)
@@ -250,7 +253,7 @@ class Harness:
         dealer, state = self._start_state(draw, dealer, seed)
         # Traced only while counting rules: a traced game copies the state around every clause.
         game = self._new_game(dealer, seed, state, traced=self.counting)
-        self.ex = _Example(dealer, seed, state)
+        self.ex = _Example(dealer, seed, state, positions=[game.snapshot()])
         rec = Recorder(game, players, overlays=self.overlays or None, params=self.params or None)
         if state:
             rec.record.pop("first_dealer", None)
@@ -326,10 +329,7 @@ class Harness:
         return g.v["dealer"], warmed
 
     def _new_game(self, dealer: int, seed: int, state: dict[str, list[Any]], traced: bool = False) -> Game:
-        game = Game(self.rs, dealer=dealer, seed=seed, tracer=self._trace if traced else None)
-        for name, values in state.items():
-            game.v[name] = list(values)
-        return game
+        return Game(self.rs, dealer=dealer, seed=seed, values=state, tracer=self._trace if traced else None)
 
     def _step(self, game: Game, rec: Recorder, draw: st.DrawFn, favour: str | None, contrary: bool) -> None:
         legal = [a for a in self._order(game, game.legal_actions(), favour, contrary) if self._supported(game, a)]
@@ -376,6 +376,7 @@ class Harness:
             self.applied += 1
         if len(game.sheet) > rows:
             self.ex.deal_starts.append(len(self.ex.applied))
+            self.ex.positions.append(game.snapshot())
 
     def _order(self, game: Game, legal: list[Action], favour: str | None, contrary: bool) -> list[Action]:
         sign = -1 if contrary else 1
@@ -454,31 +455,40 @@ class Harness:
         start = ex.deal_starts[-1]
         if len(ex.deal_starts) > 1:
             names = ["dealer", *sorted(v for v, d in self.rs.vars.items() if d.scope == "game" and self._is_seat(v))]
-            base = self._replay(start)
+            base = ex.positions[-1]
             for var in names:
                 for alt in range(self.rs.players):
-                    if alt == base.v.get(var):
+                    if alt == base.values.get(var):
                         continue
-                    g = _fork(base)
-                    g.v[var] = alt
+                    g = Game.at(base.with_values({var: alt}))
                     if self._replay_onto(g, ex.applied[start:]) and \
                             {(a.seat, a.kind) for a in g.legal_actions()} == want:
                         return var, self._last_writer(var, start), alt
         for alt in range(self.rs.players):
             if alt == game.v["turn"]:
                 continue
-            g = _fork(game)
-            g.v["turn"] = alt
+            g = Game.at(game.snapshot().with_values({"turn": alt}))
             if {(a.seat, a.kind) for a in g.legal_actions()} == want:
                 return "turn", self._last_writer("turn", len(ex.applied)), alt
         return None
 
-    def _replay(self, upto: int, tracer: Tracer | None = None) -> Game:
+    def replayed(self, dealer: int, seed: int, state: dict[str, list[Any]], applied: list[Action]) -> _Example:
+        """The example of a game from its start and actions, as if the harness had played it: where each deal
+        starts, and its position there."""
+        game = self._new_game(dealer, seed, state)
+        self.ex = ex = _Example(dealer, seed, state, positions=[game.snapshot()])
+        for a in applied:
+            self._apply(game, a)
+        return ex
+
+    def _replay(self, upto: int) -> Game:
+        """The game after the first ``upto`` actions of the example: from the position at the start of the
+        deal they end in, so at the cost of one deal."""
         ex = self.ex
         assert ex is not None
-        g = self._new_game(ex.dealer, ex.seed, ex.state)
-        g.tracer = tracer
-        for a in ex.applied[:upto]:
+        d = bisect_right(ex.deal_starts, upto) - 1
+        g = Game.at(ex.positions[d])
+        for a in ex.applied[ex.deal_starts[d]:upto]:
             g.apply(a)
         return g
 
@@ -492,49 +502,27 @@ class Harness:
         return True
 
     def _writes(self, start: int, end: int, to_row: bool = False,
-                force: dict[tuple[str, int | None], tuple[int, Any]] | None = None
-                ) -> tuple[list[tuple[str, str, int | None, Any]], Game]:
-        """(rule, variable, seat) for every value a clause changed while actions start..end were applied;
-        with ``to_row``, changes made after a row was written on the sheet (the next deal's set-up) are
-        left out. Each write is (rule, variable, seat, new value). ``force`` maps (variable, seat) to
-        (n, value): the n-th write of that value is replaced by ``value`` (a what-if replay). Returns the
-        writes and the game replayed."""
+                force: Force | None = None) -> tuple[list[Write], Game]:
+        """Every value a clause changed while actions start..end were applied, in order; with ``to_row``,
+        changes made after a row was written on the sheet (the next deal's set-up) are left out. ``force``
+        makes it a what-if replay (see ``records.blame.trace``). Returns the writes and the game replayed."""
         ex = self.ex
         assert ex is not None
-        g = self._replay(start)
-        rows = len(g.sheet)
-        out: list[tuple[str, str, int | None, Any]] = []
-        done = [False]
-        seen: Counter[tuple[str, int | None]] = Counter()
-
-        def tracer(clause: Effect, before_bytes: bytes, after: dict[str, Any]) -> bytes | None:
-            if done[0]:
-                return NO_STATE  # nothing more is read: no need to pickle the state for the next clause
-            # Pickled once: the same bytes as before say that the clause changed nothing, and they are the
-            # next clause's state before, unless a what-if replay changes the state here.
-            now: bytes | None = pickle.dumps(after, 5)
-            for name, old in (pickle.loads(before_bytes) if now != before_bytes else {}).items():
-                for i in changed_cells(old, after[name]):
-                    seen[(name, i)] += 1
-                    if force and (name, i) in force and force[(name, i)][0] == seen[(name, i)]:
-                        if i is None:
-                            after[name] = force[(name, i)][1]
-                        else:
-                            after[name][i] = force[(name, i)][1]
-                        now = None  # the state changed since it was pickled
-                    out.append((clause.rule_id, name, i, after[name] if i is None else after[name][i]))
-            done[0] = to_row and len(g.sheet) > rows
-            return now
-
-        g.tracer = tracer
-        for a in ex.applied[start:end]:
-            g.apply(a)
-        return out, g
+        return trace(self._replay(start).snapshot(), ex.applied[start:end], after_sheet=not to_row, force=force)
 
     def _last_writer(self, var: str, upto: int) -> str:
-        found = [r for r, name, _, _ in self._writes(0, upto)[0] if name == var] if upto else []
-        if found:
-            return found[-1]
+        """The rule that last changed ``var`` in the first ``upto`` actions: traced a deal at a time from the
+        deal they end in, back until a deal changed it."""
+        ex = self.ex
+        assert ex is not None
+        d = bisect_right(ex.deal_starts, upto) - 1 if upto else -1
+        while d >= 0:
+            begin = ex.deal_starts[d]
+            writes, _ = trace(ex.positions[d], ex.applied[begin:upto], after_sheet=True, watch=[var])
+            found = [w.rule for w in writes if w.var == var]
+            if found:
+                return found[-1]
+            upto, d = begin, d - 1
         decl = self.rs.vars.get(var)
         if decl is not None:
             return decl.rule_id
@@ -619,8 +607,8 @@ class Harness:
         start, end = ex.deal_starts[-2], len(ex.applied)
         writes, _ = self._writes(start, end, to_row=True)
         base = self._replay(start)
-        blamed: dict[str, tuple[int, str, dict[tuple[str, int | None], tuple[int, Any]]]] = {}
-        tries: list[tuple[int, str, str, dict[tuple[str, int | None], tuple[int, Any]]]] = []
+        blamed: dict[str, tuple[int, str, Force]] = {}
+        tries: list[tuple[int, str, str, Force]] = []
         for key, (got, want) in wrong.items():
             var = _GAME_END.get(key, key)
             decl = self.rs.vars.get(var)
@@ -638,7 +626,7 @@ class Harness:
                 except (ValueError, TypeError):
                     per_cell = []
                     break
-                history = [(p, r, v) for p, (r, name, s, v) in enumerate(writes) if name == var and s == j]
+                history = [(p, w.rule, w.value) for p, w in enumerate(writes) if w.var == var and w.seat == j]
                 if not history:
                     continue
                 initial = base.v[var] if j is None else base.v[var][j]
@@ -651,7 +639,7 @@ class Harness:
                 per_cell.append((j, mine, history, options))
             depth = max((len(o) for *_, o in per_cell), default=0)
             for k in range(depth):
-                force: dict[tuple[str, int | None], tuple[int, Any]] = {}
+                force: Force = {}
                 first, rule = None, None
                 for j, mine, history, options in per_cell:
                     n = options[min(k, len(options) - 1)]
@@ -665,7 +653,7 @@ class Harness:
                         blamed[key] = (first, rule, force)  # the plain blame: the last candidate write
         # One rule may write several of the values (a reset writes the total and the deal's points): let it
         # give the engine's values for all of them at once.
-        together: dict[str, dict[tuple[str, int | None], tuple[int, Any]]] = {}
+        together: dict[str, Force] = {}
         for _, rule, force in blamed.values():
             together.setdefault(rule, {}).update(force)
         candidates = [(p, key, rule, f) for p, key, rule, f in tries] + \
@@ -802,14 +790,6 @@ class Harness:
     def stats(self) -> dict[str, tuple[int, int]]:
         formal = sorted(r for r in self.rs.rules if r in self.rs.logic_rules or self.rs.rules[r].get("params"))
         return {r: (self.rule_counts.ran[r], self.rule_counts.fired[r]) for r in formal}
-
-
-def _fork(game: Game) -> Game:
-    """A copy of a game's state, to try something on."""
-    v, marks, sheet = pickle.loads(pickle.dumps((game.st.v, game.st.marks, game.st.sheet), 5))
-    g = Game(game.rs, dealer=v["dealer"], seed=0)
-    g.st.v, g.st.marks, g.st.sheet = v, marks, sheet
-    return g
 
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:

@@ -8,7 +8,8 @@ explained: from a :class:`DealStart` (the state before the deal, and the deal's 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Collection
+from collections import Counter
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,11 @@ class Write:
     rule: str  # the rule whose clause changed the value
     var: str  # the state variable
     seat: int | None  # the seat, for a per-seat variable whose one entry changed
+    value: Any = None  # the value it was given (of that seat's entry, for a per-seat variable)
+
+
+# A what-if: (variable, seat or None) -> (n, value): the n-th change of that cell gives ``value`` instead.
+Force = dict[tuple[str, int | None], tuple[int, Any]]
 
 
 @dataclass(frozen=True)
@@ -50,11 +56,37 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     up) are left out, unless ``after_sheet`` asks for them: they explain the next dealer,
     not this deal's results.
     """
-    g = Game.at(start.position)
+    return trace(start.position, start.actions, after_sheet=after_sheet, watch=watch)[0]
+
+
+def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = False,
+          watch: Collection[str] | None = None, force: Force | None = None) -> tuple[list[Write], Game]:
+    """Apply ``actions`` from ``position`` with clause tracing: every value a clause changed, in order, and
+    the game they leave. ``watch`` keeps to those variables; ``after_sheet`` as in :func:`traced_writes`;
+    ``force`` makes it a what-if replay (the n-th change of a cell gives another value, and play goes on
+    from there). Actions refused on the way raise :class:`IllegalAction`."""
+    g = Game.at(position)
     v = g.v
     writes: list[Write] = []
     rows = len(g.sheet)
     started = [False]
+    seen: Counter[tuple[str, int | None]] = Counter()
+
+    def changed(rule: str, name: str, old: Any, after: dict[str, Any]) -> bool:
+        """Note the cells of ``name`` that a clause changed; True when a what-if gave one another value."""
+        forced = False
+        for i in changed_cells(old, after[name]):
+            if force:
+                seen[(name, i)] += 1
+                n_value = force.get((name, i))
+                if n_value is not None and n_value[0] == seen[(name, i)]:
+                    if i is None:
+                        after[name] = n_value[1]
+                    else:
+                        after[name][i] = n_value[1]
+                    forced = True
+            writes.append(Write(rule, name, i, after[name] if i is None else after[name][i]))
+        return forced
 
     def tracer(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes | None:
         # A clause that began after the deal's row was written belongs to the next deal.
@@ -62,10 +94,11 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
             return NO_STATE  # nothing more is read: no need to pickle the state for the next clause
         # The state after, pickled once: the interpreter takes it as the next clause's state before, and
         # a clause that changed nothing (the same bytes) needs no unpickling to say so.
-        now = pickle.dumps(after, 5)
+        now: bytes | None = pickle.dumps(after, 5)
         if now != before_bytes:
             for name, old in pickle.loads(before_bytes).items():
-                _changed(clause.rule_id, name, old, after[name], writes)
+                if changed(clause.rule_id, name, old, after):
+                    now = None  # the state changed since it was pickled
         started[0] = len(g.sheet) > rows
         return now
 
@@ -73,7 +106,7 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     # the whole state around every clause: a number, a flag or a flat list of them as a copy, compared
     # as it is; anything else pickled.
     watched = set(watch or ())
-    flat = {name for name in watched if _flat(rs, name)}
+    flat = {name for name in watched if _flat(position.rules, name)}
     kept = {name: _shallow_copy(value) if name in flat else pickle.dumps(value, 5)
             for name, value in v.items() if name in watched}  # in the state's order
 
@@ -84,20 +117,21 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
             value = after[name]
             if name in flat:
                 if value != was:
-                    _changed(clause.rule_id, name, was, value, writes)
-                    kept[name] = _shallow_copy(value)
+                    changed(clause.rule_id, name, was, after)
+                    kept[name] = _shallow_copy(after[name])
                 continue
             now = pickle.dumps(value, 5)
             if now != was:
-                _changed(clause.rule_id, name, pickle.loads(was), value, writes)
-                kept[name] = now
+                changed(clause.rule_id, name, pickle.loads(was), after)
+                kept[name] = pickle.dumps(after[name], 5)
         started[0] = len(g.sheet) > rows
         return NO_STATE
 
     g.tracer = tracer if watch is None else watcher
-    for a in start.actions:
+    for a in actions:
         g.apply(a)
-    return writes
+    g.tracer = None
+    return writes, g
 
 
 _IMMUTABLE = T.SCALARS - {"any", "record"}  # what a value of "any" or "record" holds may change in place
@@ -127,10 +161,6 @@ def changed_cells(old: Any, new: Any) -> list[int | None]:
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return [i for i in range(len(old)) if old[i] != new[i]]
     return [None]
-
-
-def _changed(rule: str, name: str, old: Any, new: Any, writes: list[Write]) -> None:
-    writes.extend(Write(rule, name, i) for i in changed_cells(old, new))
 
 
 def decided_by(rs: Ruleset, start: DealStart, key: str, seat: int | None, after_sheet: bool = False) -> str:
