@@ -8,8 +8,10 @@ and column of every string) and the ``program`` entry of a ruleset (its compiled
 the compiler learnt about each function: which rules it depends on, which variables it writes).
 
 - **Keyed by** the content of the rule files (the tree digest), the oracle's version, and a hash
-  of the oracle's own files that decide what a loaded file is (the YAML reader, the schemas, this
-  module): a changed rule file or a changed oracle is a different entry, never a stale one.
+  of the oracle's own files that decide what a loaded file or a compiled ruleset is: every module of
+  the stages up to the rulesets' (``oracle.stages.SHAPING``: the YAML reader, the rule language, the
+  resolver, this module) and the schemas. A changed rule file or a changed oracle is a different
+  entry, never a stale one.
 - **Stored as JSON and marshal, never pickle**: unpickling runs whatever code the file names. The
   library is JSON, decoded by us into plain values and positioned strings, so a bad entry can at
   worst hold wrong data. A compiled ruleset is the ``marshal`` form of the code object our compiler
@@ -42,13 +44,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from .stages import SHAPING, SHAPING_DATA
 from .yamlpos import PosStr
 
 FORMAT = 1
-# The oracle's files whose change changes what a loaded rule file is.
-_SHAPERS = ("yamlpos.py", "rulefile.py", "limits.py", "diskcache.py", "ruleset.py", "sequence.py",
-            "schemas/rule.schema.json", "schemas/preset.schema.json", "lang/compiler.py", "lang/program.py",
-            "lang/stdlib.py", "lang/types.py", "lang/parser.py", "lang/grammar.lark", "lang/reads.py")
 _CODE: list[str] = []
 
 
@@ -71,12 +70,29 @@ def _code_digest() -> str:
 
         # Compiled code is kept as marshal data, which only the same Python reads.
         h = hashlib.sha256(f"{FORMAT}\0{__version__}\0{sys.version}".encode() + importlib.util.MAGIC_NUMBER)
-        pkg = files("oracle")
-        for name in _SHAPERS:
-            h.update(name.encode() + b"\0")
-            h.update(pkg.joinpath(name).read_bytes())
+        for name, content in shaping_files(Path(str(files("oracle")))):
+            h.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
         _CODE.append(h.hexdigest())
     return _CODE[0]
+
+
+def shaping_files(package: Path) -> list[tuple[str, bytes]]:
+    """The files of the package whose change changes what a loaded rule file or a compiled ruleset is, with
+    their content, in a fixed order: every file of the units up to the rulesets' stage (found from the
+    stages, not listed, so a new module of those stages is covered at once) and the data they read."""
+    out: list[tuple[str, bytes]] = []
+    for unit in sorted(SHAPING):
+        single = package / f"{unit}.py"
+        paths = [single] if single.is_file() else sorted(p for p in (package / unit).rglob("*") if _code_or_data(p))
+        out += [(p.relative_to(package).as_posix(), p.read_bytes()) for p in paths]
+    for folder in SHAPING_DATA:
+        out += [(p.relative_to(package).as_posix(), p.read_bytes())
+                for p in sorted((package / folder).rglob("*")) if _code_or_data(p)]
+    return out
+
+
+def _code_or_data(p: Path) -> bool:
+    return p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")
 
 
 def entry_key(kind: str, digest: str) -> str:

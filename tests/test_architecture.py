@@ -11,18 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from oracle.stages import STAGES as PACKAGE_STAGES
+
 ROOT = Path(__file__).resolve().parent.parent / "oracle"
 
 # Each top-level module or sub-package of oracle, by stage; a unit may import its own stage or earlier ones.
-STAGES: list[tuple[str, set[str]]] = [
-    ("shared", {"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache"}),
-    ("rule language", {"lang"}),
-    ("rule files and rulesets", {"rulefile", "sequence", "ruleset", "sources"}),
-    ("interpreter", {"engine", "state", "cards", "rulecounts"}),
-    ("records", {"records"}),
-    ("users", {"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",
-               "testing", "pytest_plugin", "__main__"}),
-]
+STAGES = list(PACKAGE_STAGES)
 STAGE_OF = {unit: i for i, (_, units) in enumerate(STAGES) for unit in units}
 
 

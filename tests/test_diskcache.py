@@ -202,3 +202,50 @@ def test_old_entries_are_pruned(cache_dir):
         diskcache.store("probe", f"d{i}", {"i": i})
     assert len(entries(cache_dir, "probe")) == diskcache.KEEP
     assert diskcache.load("probe", f"d{diskcache.KEEP + 4}") == {"i": diskcache.KEEP + 4}
+
+
+def _digest(package: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for name, content in diskcache.shaping_files(package):
+        h.update(name.encode() + b"\0" + content)
+    return h.hexdigest()
+
+
+def test_the_cache_key_follows_every_module_that_shapes_a_ruleset_and_no_other(tmp_path):
+    # The key is found from the package's stages, not from a list kept by hand: editing any module up to
+    # the rulesets' stage (here the read-once pass and a new module of the rule language) is a miss;
+    # editing the interpreter or a user of it is not.
+    import shutil
+
+    package = tmp_path / "oracle"
+    shutil.copytree(ROOT / "oracle", package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = _digest(package)
+    for edited in ("lang/reads.py", "rulefile.py", "errors.py", "schemas/rule.schema.json"):
+        with (package / edited).open("a", encoding="utf-8") as f:
+            f.write("\n")
+        now = _digest(package)
+        assert now != before, f"editing {edited} must miss the cache"
+        before = now
+    (package / "lang" / "newpass.py").write_text("X = 1\n", encoding="utf-8")
+    assert _digest(package) != before, "a new module of the rule language must miss the cache"
+    before = _digest(package)
+    for edited in ("engine.py", "records/replay.py", "docgen/rules.py"):
+        with (package / edited).open("a", encoding="utf-8") as f:
+            f.write("\n")
+        assert _digest(package) == before, f"{edited} does not shape a compiled ruleset"
+
+
+def test_every_module_the_ruleset_imports_is_among_those_that_key_the_cache():
+    from test_architecture import IMPORTS
+
+    from oracle.stages import SHAPING
+
+    seen, todo = set(), ["ruleset"]
+    while todo:
+        unit = todo.pop()
+        if unit not in seen:
+            seen.add(unit)
+            todo.extend(IMPORTS.get(unit, ()))
+    assert {"lang", "rulefile", "yamlpos", "diskcache"} <= seen <= SHAPING, sorted(seen - SHAPING)
