@@ -1,0 +1,98 @@
+"""What explaining a wrong result costs, against validating the same game when it is right.
+
+    python benchmarks/bench_blame.py [--deals 40] [--repeat 7] [--seed 1]
+
+A whole classic game of ``--deals`` deals (or more, the first seeded game that long) is played in
+process; a copy writes a wrong total in its last deal. Both are judged from their text, as a new user
+calls the library (``validate_record(parse_record(text, name))``), interleaved, medians of CPU time.
+
+The figure printed is the invalid record's extra time over the valid one's, in deals of the valid
+one's time: what finding the rule that decided the wrong value costs, as a number of deals replayed.
+When blame replays the game from its first deal to the one at fault, that number grows with the
+deal's place in the game; when it starts from the position kept at that deal's start, it stays about
+one deal plus the traced replay of that deal, wherever the deal is.
+
+It uses only ``validate_record`` and ``parse_record``, so the same file measures an older version of the
+oracle (run it with that version's package first on ``PYTHONPATH``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import statistics
+import sys
+import time
+
+from oracle import Game, load_ruleset, play_random
+from oracle.records import Recorder, parse_record, validate_record
+
+
+def long_game(deals: int, seed: int) -> dict:
+    rs = load_ruleset("classic")
+    for s in range(seed, seed + 500):
+        rng = random.Random(s)
+        game = Game(rs, dealer=rng.randrange(3), seed=rng.randrange(2**32))
+        rec = Recorder(game, ["Anna", "Boris", "Vera"], s)
+        # Uniform random play: games last long, and this one is cut at the wanted length.
+        play_random(game, rng, on_action=rec, max_deals=deals)
+        record = rec.finish()
+        if len(record["deals"]) >= deals:
+            return record
+    raise SystemExit(f"no seeded game reaches {deals} deals")
+
+
+def cpu(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return statistics.median(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    record = long_game(args.deals, args.seed)
+    n = len(record["deals"])
+    wrong = copy.deepcopy(record)
+    last = wrong["deals"][-1]
+    last["result"]["score"][0] += 10
+    valid_text, wrong_text = json.dumps(record), json.dumps(wrong)
+    v = validate_record(parse_record(valid_text, "valid.json"))
+    w = validate_record(parse_record(wrong_text, "wrong.json"))
+    assert v.valid and not w.valid and w.violations[0].deal == n, (v.valid, w.violations[:1])
+    print(f"a game of {n} deals; the wrong result is in deal {n}, charged to {w.violations[0].rule}")
+    passes = max(3, 60 // n)
+
+    def judge_valid() -> None:
+        for _ in range(passes):
+            validate_record(parse_record(valid_text, "valid.json"))
+
+    def judge_wrong() -> None:
+        for _ in range(passes):
+            validate_record(parse_record(wrong_text, "wrong.json"))
+
+    judge_valid(), judge_wrong()  # compiled and warm
+    times: dict[str, list[float]] = {"valid": [], "wrong": []}
+    for _ in range(args.repeat):
+        times["valid"].append(cpu(judge_valid, 1) / passes)
+        times["wrong"].append(cpu(judge_wrong, 1) / passes)
+    valid_t, wrong_t = statistics.median(times["valid"]), statistics.median(times["wrong"])
+    per_deal = valid_t / n
+    extra = wrong_t - valid_t
+    print(f"valid record: {valid_t * 1e3:.2f} ms ({per_deal * 1e6:.0f} us a deal); "
+          f"with the wrong result: {wrong_t * 1e3:.2f} ms")
+    print(f"explaining the wrong result costs {extra * 1e3:.2f} ms = {extra / per_deal:.1f} deals' replay "
+          f"(the whole game is {n})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
