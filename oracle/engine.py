@@ -466,8 +466,9 @@ class Game:
         b = T.base(T.normalize(t))
         if value is None:
             return "none"
-        if b.startswith("list[") and isinstance(value, list):
-            return "[" + ", ".join(self._show(x, T.elem(b)) for x in value) + "]"
+        item = T.list_elem(b)
+        if item is not None and isinstance(value, list):
+            return "[" + ", ".join(self._show(x, item) for x in value) + "]"
         try:
             named = notation(self.rs).named(value, b)
         except (IndexError, TypeError):

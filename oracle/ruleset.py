@@ -21,11 +21,10 @@ from typing import Any, TypeVar
 
 from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
-from .lang import types as T
-from .lang.compiler import ENGINE_VARS, KEYWORDS, Define, Param, VarDecl
+from .lang.compiler import Param, VarDecl
+from .lang.declarations import ParamDecl, declare, declare_params, encode_param, near, triggers, where_of
 from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
-from .lang.stdlib import REGISTRY, DeckShape
-from .limits import MAX_PARAM_INT
+from .lang.stdlib import DeckShape
 from .rulefile import RuleDoc, parse_doc, read_doc
 from .sequence import Sequence
 from .yamlpos import PosStr, plain
@@ -148,19 +147,6 @@ def load_library(root: Path | None = None) -> Library:
 
 # --------------------------------------------------------------------------- resolution
 
-@dataclass
-class ParamDecl:
-    name: str
-    type: str
-    default: Any
-    choices: tuple[str, ...] | None
-    min: int | None
-    max: int | None
-    rule_id: str
-    doc: dict[str, str]
-    where: Location
-
-
 @dataclass(frozen=True)
 class SheetLayout:
     """Which values of the rules are the score sheet's columns (stated once, in ``spec/scoring/sheet.yaml``).
@@ -281,7 +267,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     if params:
         sets.append(("override", params, Location("<command line>")))
 
-    decls = _collect_params(rules)
+    decls = declare_params(rules)
     values = {n: d.default for n, d in decls.items()}
     set_by: dict[str, str] = {}
     for who, mapping, loc in sets:
@@ -382,105 +368,12 @@ def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDo
                              replaced_by=base.replaced_by)
 
 
-def _loc(value: Any, doc: RuleDoc) -> Location:
-    return value.location() if isinstance(value, PosStr) else doc.location()
-
-
-def _near(name: str, known: Any) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, sorted(known), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+# Short names for the two helpers resolution calls at every error it reports.
+_loc = where_of
+_near = near
 
 
 _plain = plain  # the name the rest of this module (and tools/mutation.py) uses
-
-
-def _collect_params(rules: dict[str, RuleDoc]) -> dict[str, ParamDecl]:
-    decls: dict[str, ParamDecl] = {}
-    for rid, doc in rules.items():
-        for pname, spec in (doc.get("params") or {}).items():
-            where = pname.location() if isinstance(pname, PosStr) else doc.location()
-            if pname in decls and decls[pname].rule_id != rid:
-                raise RuleFileError(f"parameter {str(pname)!r} is already declared by rule {decls[pname].rule_id}",
-                                    where)
-            if str(pname) in KEYWORDS or str(pname) in ENGINE_VARS or str(pname) in REGISTRY:
-                raise RuleFileError(f"parameter name {str(pname)!r} is reserved", where)
-            choices = tuple(str(c) for c in spec["choices"]) if "choices" in spec else None
-            decls[str(pname)] = ParamDecl(str(pname), str(spec["type"]), _plain(spec["default"]), choices,
-                                          spec.get("min"), spec.get("max"), rid,
-                                          {k: str(v) for k, v in spec["doc"].items()}, where)
-    return decls
-
-
-# --------------------------------------------------------------------------- parameter values
-
-def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
-    """Check a parameter value against its declared type and give its compiled form."""
-    t = decl.type.replace(" ", "")
-
-    def bad(msg: str) -> RulesetError:
-        return RulesetError(f"parameter {decl.name!r} (rule {decl.rule_id}): {msg}", decl.where)
-
-    def named(x: Any, kind: str) -> int:
-        assert deck is not None
-        names = deck.ranks if kind == "rank" else deck.suits
-        if str(x) not in names:
-            raise bad(f"{x!r} is not a {kind}; the {kind}s are {', '.join(names)}")
-        return names.index(str(x))
-
-    if t == "int":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise bad(f"needs a whole number, not {value!r}")
-        if decl.min is not None and value < decl.min:
-            raise bad(f"{value} is below the minimum {decl.min}")
-        if decl.max is not None and value > decl.max:
-            raise bad(f"{value} is above the maximum {decl.max}")
-        # A parameter can size an enumeration (bids up to max_bid): without a declared maximum it is bounded.
-        if decl.max is None and abs(value) > MAX_PARAM_INT:
-            raise bad(f"{value} is out of bounds: parameters without a declared maximum stay within ±{MAX_PARAM_INT}")
-        return Param(decl.name, "int", value, None, decl.rule_id)
-    if t == "bool":
-        if not isinstance(value, bool):
-            raise bad(f"needs true or false, not {value!r}")
-        return Param(decl.name, "bool", value, None, decl.rule_id)
-    if t in ("str", "enum"):
-        if not isinstance(value, str):
-            raise bad(f"needs a string, not {value!r}")
-        if decl.choices is not None and value not in decl.choices:
-            raise bad(f"{value!r} is not one of {', '.join(decl.choices)}")
-        return Param(decl.name, "str", value, decl.choices, decl.rule_id)
-    if t in ("rank", "suit"):
-        return Param(decl.name, t, named(value, t), None, decl.rule_id)
-    if t.startswith("list[") and t.endswith("]"):
-        inner = t[5:-1]
-        if not isinstance(value, list):
-            raise bad(f"needs a list, not {value!r}")
-        if inner in ("rank", "suit"):
-            return Param(decl.name, t, tuple(named(x, inner) for x in value), None, decl.rule_id)
-        if inner == "int" and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
-            return Param(decl.name, t, tuple(value), None, decl.rule_id)
-        if inner == "str" and all(isinstance(x, str) for x in value):
-            return Param(decl.name, t, tuple(value), None, decl.rule_id)
-        raise bad(f"needs a list of {inner}, not {value!r}")
-    if t.startswith("map[") and t.endswith("]"):
-        key, _, val = t[4:-1].partition(",")
-        if key not in ("rank", "suit") or val != "int" or deck is None:
-            raise bad(f"unsupported map type {decl.type!r}")
-        if not isinstance(value, dict):
-            raise bad(f"needs a mapping from {key} to a number, not {value!r}")
-        names = deck.ranks if key == "rank" else deck.suits
-        keys = {str(k) for k in value}
-        if keys != set(names):
-            missing, extra = set(names) - keys, keys - set(names)
-            raise bad("needs exactly one value for each " + key
-                      + (f"; missing {', '.join(sorted(missing))}" if missing else "")
-                      + (f"; unknown {', '.join(sorted(extra))}" if extra else ""))
-        vals = {str(k): v for k, v in value.items()}
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals.values()):
-            raise bad("every value must be a whole number")
-        return Param(decl.name, "list[int]", tuple(vals[n] for n in names), None, decl.rule_id)
-    raise bad(f"unknown parameter type {decl.type!r}")
 
 
 # --------------------------------------------------------------------------- compiling
@@ -645,18 +538,9 @@ class Ruleset:
         return [{"seed": str(s["seed"]), "lines": list(s["lines"])} for s in doc.get("sources", [])]
 
 
-def _var_init(decl_type: str, init: Any, deck: DeckShape) -> Any:
-    base = T.base(T.normalize(decl_type))
-    if init == "none" or init is None:
-        # Rule files write "none", as the rule language does.
-        return None
-    if isinstance(init, str) and base in ("suit", "rank"):
-        names = deck.suits if base == "suit" else deck.ranks
-        return names.index(init)
-    return init
-
-
 def compile_resolved(res: Resolved) -> Ruleset:
+    """Compile a resolved ruleset: its declarations read and checked (``lang.declarations``), then its
+    program type-checked and compiled (``lang.program``)."""
     rules = res.rules
     for name in (*DECK_PARAMS, SEATS_PARAM):
         if name not in res.params:
@@ -675,95 +559,21 @@ def compile_resolved(res: Resolved) -> Ruleset:
                 raise
             raise ParamError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
                              else None, n) from None
-
-    phases: list[str] = []
-    phase_rule: dict[str, str] = {}
-    vars_: dict[str, VarDecl] = {}
-    defines: dict[str, Define] = {}
-    actions: dict[str, ActionDecl] = {}
-    for rid, doc in rules.items():
-        for ph in doc.get("phases", []) or []:
-            if str(ph) not in phases:
-                phases.append(str(ph))
-                phase_rule[str(ph)] = rid
-        for vname, spec in (doc.get("state") or {}).items():
-            where = vname.location() if isinstance(vname, PosStr) else doc.location()
-            if str(vname) in vars_ or str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
-                raise RuleFileError(f"state variable {str(vname)!r} clashes with another name", where)
-            vtype = T.normalize(str(spec["type"]))
-            if not T.valid(vtype):
-                raise RuleFileError(f"unknown type {str(spec['type'])!r}", _loc(spec["type"], doc))
-            zone = bool(spec.get("zone", False))
-            if zone and T.normalize(vtype) != "list[card]":
-                raise RuleFileError("a zone must have type cards", _loc(spec["type"], doc))
-            vars_[str(vname)] = VarDecl(str(vname), vtype, str(spec.get("scope", "game")),
-                                        str(spec.get("lifetime", "deal")),
-                                        _var_init(vtype, _plain(spec.get("init")), deck),
-                                        bool(spec.get("record", False)), zone, rid,
-                                        str(spec["explained_by"]) if "explained_by" in spec else None,
-                                        _plain(spec["samples"]) if "samples" in spec else None)
-        for dname, spec in (doc.get("define") or {}).items():
-            where = dname.location() if isinstance(dname, PosStr) else doc.location()
-            if str(dname) in defines or str(dname) in REGISTRY:
-                raise RuleFileError(f"definition {str(dname)!r} clashes with another function", where)
-            args = [(str(a), T.normalize(str(t))) for a, t in (spec.get("args") or {}).items()]
-            for a, t in args:
-                if not T.valid(t):
-                    raise RuleFileError(f"unknown type {t!r} for argument {a!r}", where)
-            ret = T.normalize(str(spec["returns"]))
-            if "expr" not in spec:
-                raise RuleFileError(f"definition {str(dname)!r} needs an 'expr'", where)
-            owner = res.define_owner.get((rid, str(dname)), rid)
-            defines[str(dname)] = Define(str(dname), args, ret, spec["expr"], owner, False)
-        for aname, spec in (doc.get("actions") or {}).items():
-            where = aname.location() if isinstance(aname, PosStr) else doc.location()
-            if str(aname) in actions:
-                raise RuleFileError(f"action {str(aname)!r} is already declared by rule "
-                                    f"{actions[str(aname)].rule_id}", where)
-            fields = [(str(f), T.normalize(str(t))) for f, t in (spec.get("payload") or {}).items()]
-            choices = {str(f): c for f, c in (spec.get("choices") or {}).items()}
-            for f in choices:
-                if f not in dict(fields):
-                    raise RuleFileError(f"choices given for {f!r}, which is not in the payload", where)
-            if spec.get("sample") is None and set(choices) != {f for f, _ in fields}:
-                raise RuleFileError(f"action {str(aname)!r} needs choices for every payload field, or a sample",
-                                    where)
-            hints = spec.get("random") or {}
-            actions[str(aname)] = ActionDecl(str(aname), rid, str(spec["phase"]), str(spec.get("actor", "turn")),
-                                             fields, choices, spec.get("sample"), float(hints.get("weight", 1.0)),
-                                             hints.get("prefer") == "low", hints.get("hint"), spec.get("when"),
-                                             where)
-
-    marks: dict[str, dict[str, str]] = {}
-    for doc in rules.values():
-        for mname, spec in (doc.get("marks") or {}).items():
-            marks[str(mname)] = {k: str(v) for k, v in spec.items()}
+    decl = declare(rules, params, deck, res.define_owner)
     logic_rules = {rid for rid, doc in rules.items()
                    if doc.get("logic") or doc.get("define") or doc.get("actions") or doc.get("change")}
     logic_rules |= set(res.define_owner.values())
     logic_rules |= {c.rule_id for c in res.sequence.clauses()}
-    for a in actions.values():
-        if a.phase not in phases:
-            raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}", rules[a.rule_id].location())
-    sequence: dict[str, list[Clause]] = {}
-    for on, row in res.sequence.by_trigger.items():
-        if not row:
-            continue
-        valid_on = on in actions or on == "start" or (on.startswith("enter ") and on[6:] in phases)
-        if not valid_on:
-            raise RuleFileError(f"clause 'on: {on}' names no action, 'start' or 'enter <phase>'"
-                                + _near(on, list(actions) + [f"enter {p}" for p in phases]), row[0].where)
-        for c in row:
-            if c.forbid is not None and on not in actions:
-                raise RuleFileError("'forbid' clauses guard actions; this one is on an event", c.where)
-        sequence[on] = list(row)
-    program = Program(deck, params, vars_, defines, phases, actions, sequence, set(marks), logic_rules, phase_rule)
-    # Everything the program is made of: the rule files, the ruleset, its overlays, its parameter values.
+    sequence = triggers(res.sequence.by_trigger, decl)
+    program = Program(deck, params, decl.vars, decl.defines, decl.phases, decl.actions, sequence, set(decl.marks),
+                      logic_rules, decl.phase_rule)
+    # Everything the program is made of: the rule files, the ruleset, its overlays, its parameter values
+    # (two requests that resolve to the same values share the compiled code, on disk too).
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
                                                                                   key=str))).encode()).hexdigest()
-    sheet = _sheet_layout(rules, vars_, marks)
+    sheet = _sheet_layout(rules, decl.vars, decl.marks)
     compiled = compile_program(program, f"<ruleset {res.name}>", key)
-    return Ruleset(res.name, res, program, compiled, key, marks, sheet)
+    return Ruleset(res.name, res, program, compiled, key, decl.marks, sheet)
 
 
 def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from rules_tree import copy_rules, edit
 
 from oracle.errors import RuleFileError
+from oracle.lang import types as T
 from oracle.lang.parser import parse
 from oracle.ruleset import load_ruleset
 
@@ -339,3 +340,20 @@ def test_a_variable_read_after_a_reset_is_read_afresh(tree):
     game = Game(load_ruleset("classic", root=tree), seed=3)
     play_random(game, random.Random(3), max_deals=3)
     assert len(game.sheet) == 3
+
+
+@given(st.recursive(st.sampled_from(sorted(T.SCALARS - {"none"})),
+                    lambda inner: st.one_of(inner.map(lambda t: f"list[{t}]"),
+                                            inner.filter(lambda t: not t.endswith("?")).map(lambda t: f"{t}?")),
+                    max_leaves=3))
+def test_a_type_is_taken_apart_once_and_agrees_with_the_helpers(t):
+    # One reader of type strings (types.parse): its parts say what the old string helpers said.
+    parsed = T.parse(t)
+    assert parsed.text == T.normalize(t)
+    assert parsed.nullable == T.normalize(t).endswith("?")
+    assert (parsed.name == "list") == T.base(T.normalize(t)).startswith("list[")
+    if parsed.name == "list":
+        assert parsed.elem is not None and parsed.elem.text == T.elem(t) == T.list_elem(t)
+    else:
+        assert T.list_elem(t) is None
+    assert T.parse("map[rank,int]").key == T.parse("rank") and T.parse("map[rank, int]").elem == T.parse("int")

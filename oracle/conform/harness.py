@@ -41,6 +41,7 @@ from hypothesis.errors import HypothesisException
 
 from ..cards import notation
 from ..engine import Action, Game, IllegalAction, Rejection, play_random
+from ..lang import types as T
 from ..lang.program import Effect
 from ..records import Recorder, dumps, encode_action, encode_value, is_chance
 from ..records.blame import Force, Write, trace
@@ -437,7 +438,7 @@ class Harness:
 
     def _is_seat(self, var: str) -> bool:
         decl = self.rs.vars.get(var)
-        return decl is not None and decl.type.rstrip("?") == "seat"
+        return decl is not None and T.parse(decl.type).name == "seat"
 
     def _state_cause(self, game: Game, theirs: set[tuple[Any, str]]) -> tuple[str, str, int] | None:
         """A seat-valued variable that, set otherwise, makes the oracle list the actions the engine lists (by

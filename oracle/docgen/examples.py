@@ -332,8 +332,9 @@ def _value_text(pos: Position, cards: _Cards, t: str, value: Any, lang: str) -> 
         return cards.sign(value)
     if b == "bool":
         return word("yes" if value else "no", lang)
-    if b.startswith("list["):
-        return " ".join(_value_text(pos, cards, T.elem(b), x, lang) for x in value)
+    item = T.list_elem(b)
+    if item is not None:
+        return " ".join(_value_text(pos, cards, item, x, lang) for x in value)
     return str(value)
 
 

@@ -1046,8 +1046,8 @@ class Compiler:
                 if v.value not in self.env.phases:
                     raise self.error(_meta(where), f"unknown phase {v.value!r}{_suggest(v.value, self.env.phases)}")
                 return Val(v.node, "phase")
-        if want_b.startswith("list[") and v.const and isinstance(v.node, ast.Tuple):
-            inner = T.elem(want_b)
+        inner = T.list_elem(want_b)
+        if inner is not None and v.const and isinstance(v.node, ast.Tuple):
             if inner in ("suit", "rank") and all(isinstance(x, str) for x in v.value):
                 return Val(_c(tuple(self._named(x, inner, where) for x in v.value)), want_b)
         return v
@@ -1079,8 +1079,8 @@ def _meta(where: Any) -> Any:
 
 def _int_lists(a: str, b: str) -> bool:
     # Lists of numbers compare item by item, as strengths of cards do.
-    return (T.base(a).startswith("list[") and T.base(b).startswith("list[")
-            and T.is_int_like(T.elem(a)) and T.is_int_like(T.elem(b)))
+    ea, eb = T.list_elem(a), T.list_elem(b)
+    return ea is not None and eb is not None and T.is_int_like(ea) and T.is_int_like(eb)
 
 
 def _is_none(v: Val) -> bool:

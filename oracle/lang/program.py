@@ -154,8 +154,9 @@ def payload_checker(t: str, deck: DeckShape) -> Callable[[Any, int], bool]:
     b = T.base(t)
     nullable = T.nullable(t)
     limits = {"card": deck.size, "suit": len(deck.suits), "rank": len(deck.ranks)}
-    if b.startswith("list["):
-        inner = payload_checker(T.elem(b), deck)
+    item = T.list_elem(b)
+    if item is not None:
+        inner = payload_checker(item, deck)
         return lambda v, n: (v is None and nullable) or (type(v) is list and all(inner(x, n) for x in v))
     if b == "bool":
         return lambda v, n: (v is None and nullable) or type(v) is bool

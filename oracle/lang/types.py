@@ -9,11 +9,45 @@ comparing a suit with a rank is caught when the rule file is loaded.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 SCALARS = {"int", "bool", "str", "card", "seat", "suit", "rank", "phase", "any", "none", "record"}
 # Types that are small integers at run time and accept a name in a string literal.
 NAMED = {"suit", "rank", "card"}
+
+
+@dataclass(frozen=True)
+class Type:
+    """A type written as text, taken apart once: the one reader of type strings. ``name`` is a scalar's
+    name, ``list`` or ``map``; ``elem`` a list's items or a map's values, ``key`` a map's keys."""
+
+    text: str  # as normalised, e.g. "list[card]", "seat?"
+    name: str
+    nullable: bool = False
+    elem: Type | None = None
+    key: Type | None = None
+
+
+@lru_cache(maxsize=4096)
+def parse(t: str) -> Type:
+    """``t`` taken apart (``cards`` is ``list[card]``; ``map[K,V]`` is a parameter's mapping type). A text
+    that is no type at all parses to a scalar of that name, which :func:`valid` refuses."""
+    text = normalize(t)
+    core = text[:-1] if text.endswith("?") else text
+    nullable = core != text
+    if core.startswith("list[") and core.endswith("]"):
+        return Type(text, "list", nullable, parse(core[5:-1]))
+    if core.startswith("map[") and core.endswith("]") and "," in core:
+        key, _, val = core[4:-1].partition(",")
+        return Type(text, "map", nullable, parse(val), parse(key))
+    return Type(text, core, nullable)
+
+
+def list_elem(t: str) -> str | None:
+    """The item type of a list type (not ``any``), or None for any other type."""
+    parsed = parse(t)
+    return parsed.elem.text if parsed.name == "list" and parsed.elem is not None else None
 
 
 @lru_cache(maxsize=4096)

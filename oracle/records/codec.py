@@ -33,8 +33,9 @@ def encode_value(value: Any, t: str, nt: Notation, players: list[str] | None = N
         return players[value]
     if b in ("card", "suit", "rank"):
         return nt.named(value, b)
-    if b.startswith("list["):
-        return [encode_value(x, T.elem(b), nt, players) for x in value]
+    item = T.list_elem(b)
+    if item is not None:
+        return [encode_value(x, item, nt, players) for x in value]
     return value
 
 
@@ -84,12 +85,13 @@ def decode_value(value: Any, t: str, nt: Notation, n_seats: int, where: str) -> 
         if isinstance(value, str) and value.upper() in [r.upper() for r in nt.ranks]:
             return [r.upper() for r in nt.ranks].index(value.upper())
         raise ValueError(f"{where}: {value!r} is not a rank ({', '.join(nt.ranks)})")
-    if b.startswith("list["):
-        if isinstance(value, str) and T.elem(b) == "card":
+    item = T.list_elem(b)
+    if item is not None:
+        if isinstance(value, str) and item == "card":
             value = value.split()
         if not isinstance(value, list):
             raise ValueError(f"{where}: expected a list, not {value!r}")
-        return [decode_value(x, T.elem(b), nt, n_seats, list_entry(where, T.elem(b), i)) for i, x in enumerate(value)]
+        return [decode_value(x, item, nt, n_seats, list_entry(where, item, i)) for i, x in enumerate(value)]
     if b == "bool":
         if not isinstance(value, bool):
             raise ValueError(f"{where}: expected true or false, not {value!r}")
