@@ -169,8 +169,8 @@ def cut_three_nines(start: dict | None = None, **params) -> Game:
     rs = ruleset(cut_modelled=True, **params)
     nt = notation(rs)
     g = Game(rs, dealer=0, seed=0)
-    for name, value in (start or {}).items():
-        g.v[name] = value
+    if start:
+        g = Game.at(g.snapshot().with_values(start))
     g.apply(Action("shuffle", 0, {"order": sorted(g.v["stock"])}))
     for i in range(3):
         stock = g.v["stock"]

@@ -26,13 +26,10 @@ class Table:
                  **params: Any) -> None:
         self.rs = rs or ruleset(**params)
         self.nt = notation(self.rs)
-        self.game = Game(self.rs, dealer=dealer, seed=0)
-        v = self.game.v
-        for name, value in (state or {}).items():
-            assert name in v, f"unknown state variable {name}"
-            v[name] = value
-        if scores is not None:
-            v["score"] = list(scores)
+        game = Game(self.rs, dealer=dealer, seed=0)
+        # A position set up by hand is a what-if of the game's start: a new position, not the game changed.
+        changes = dict(state or {}) | ({"score": list(scores)} if scores is not None else {})
+        self.game = Game.at(game.snapshot().with_values(changes)) if changes else game
         self.deal(hands or {}, talon)
 
     # ---------------------------------------------------------------- dealing

@@ -190,12 +190,11 @@ def test_games_that_avoid_the_two_bugs_agree_move_for_move_and_score_for_score(a
 def _one_game(engine: SubprocessEngine, rs: Any, nt: Any, seed: int, seen: Counter[str]) -> None:
     rng = random.Random(seed)
     dealer = seed % 3
-    game = Game(rs, dealer=dealer, seed=seed)
     engine.new_game("1k", PLAYERS, dealer)
     start = STARTS[seed % len(STARTS)]
+    game = Game(rs, dealer=dealer, seed=seed, values={"score": list(start)} if any(start) else None)
     if any(start):
         engine.set_state({"score": start})
-        game.v["score"] = list(start)
     compared = 0
     while len(game.sheet) < 4 and not game.over:
         decl = game.chance_action()

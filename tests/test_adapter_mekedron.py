@@ -331,14 +331,12 @@ def _one_game(engine: SubprocessEngine, rs: Any, nt: Any, config: str, seed: int
               start: dict[str, list[int]] | None = None) -> None:
     rng = random.Random(seed)
     dealer = seed % 3
-    game = Game(rs, dealer=dealer, seed=seed)
     engine.new_game(f"mekedron-{config}", PLAYERS, dealer)
     start = STARTS[seed % len(STARTS)] if start is None else start
-    start = {k: v for k, v in start.items() if k in game.v}
+    start = {k: list(v) for k, v in start.items() if k in rs.vars}
+    game = Game(rs, dealer=dealer, seed=seed, values=start)
     if start:
         engine.set_state(start)
-        for k, v in start.items():
-            game.v[k] = list(v)
     compared = 0
     while len(game.sheet) < 3 and not game.over:
         decl = game.chance_action()

@@ -143,12 +143,13 @@ def choose(game: Game, rng: random.Random) -> Action:
 
 def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
     rng = random.Random(seed)
-    game = Game(rs, seed=seed)
-    v = game.v
-    if "on_barrel" in v and "barrel_threshold" in rs.params:
+    start: dict[str, list] = {}
+    if "on_barrel" in rs.vars and "barrel_threshold" in rs.params:
         threshold = rs.param("barrel_threshold")
-        v["score"] = [rng.choice([0, 0, threshold - 120, threshold - 20, threshold]) for _ in v["seats"]]
-        v["on_barrel"] = [s == threshold for s in v["score"]]
+        start["score"] = [rng.choice([0, 0, threshold - 120, threshold - 20, threshold]) for _ in range(rs.players)]
+        start["on_barrel"] = [s == threshold for s in start["score"]]
+    game = Game(rs, seed=seed, values=start)
+    v = game.v
     before = list(v["score"])
     resets = reset_marks(rs)
     penalty = rs.param("penalty")
@@ -158,7 +159,7 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
         action = game.sample() if game.chance_action() is not None else choose(game, rng)
         # A deal that has written something before its scoring is scored twice, to see that entry arrive.
         written = [d for d in v["delta"]] if v["phase"] != "scoring" and any(v["delta"]) else None
-        twin = Game.from_json(game.to_json(), rs) if written or action.kind == "expose-card" else None
+        twin = game.fork() if written or action.kind == "expose-card" else None
         rows = len(game.sheet)
         game.apply(action)
         if len(game.sheet) == rows:
@@ -170,7 +171,7 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
         before = list(row["score"])
         if twin is None:
             continue
-        twin.v["delta"] = [0] * len(twin.v["delta"])
+        twin = Game.at(twin.snapshot().with_values({"delta": [0] * len(twin.v["delta"])}))
         twin.apply(action)
         other = twin.sheet[-1]
         marked = {s for m, s in row["marks"] + other["marks"] if m in resets}
