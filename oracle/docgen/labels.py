@@ -7,6 +7,14 @@ the rule files, so a new rule or preset never needs a change in this module.
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .md import plain, show
+
 LANGS: tuple[str, ...] = ("en", "ru")
 DEFAULT_LANG = "en"
 
@@ -370,3 +378,98 @@ def label(key: str, lang: str, **fmt: object) -> str:
     """A site string in ``lang``, formatted; a missing key is a bug, so it raises."""
     text = _LABELS[key][lang]
     return text.format(**fmt) if fmt else text
+
+
+# --------------------------------------------------------------------------- parameter values in words
+
+VALUES_FILE = Path(__file__).with_name("values.yaml")
+
+
+@functools.cache
+def _values() -> dict[str, Any]:
+    with VALUES_FILE.open(encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    return data if isinstance(data, dict) else {}
+
+
+def plural(n: int, forms: list[str], lang: str) -> str:
+    """The form of a noun that goes with the number ``n``: 1 очко, 3 очка, 5 очков; 1 point, 2 points."""
+    if lang == "ru":
+        m10, m100 = abs(n) % 10, abs(n) % 100
+        form = forms[0] if m10 == 1 and m100 != 11 else forms[1] if 2 <= m10 <= 4 and not 12 <= m100 <= 14 \
+            else forms[2]
+    else:
+        form = forms[0] if abs(n) == 1 else forms[1]
+    return f"{n} {form}"
+
+
+def _nth(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _key(value: Any) -> str:
+    # YAML reads `true:` as a boolean key and `1:` as a number: compare as the rule files spell them.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _word(table: dict[str, Any], item: Any, lang: str) -> str | None:
+    entry = {_key(k): v for k, v in (table or {}).items()}.get(_key(item))
+    return str(entry[lang]) if isinstance(entry, dict) and lang in entry else None
+
+
+def _words_or_none(param: str, value: Any, lang: str) -> str | None:
+    data = _values()
+    entry = (data.get("params") or {}).get(param)
+    value = plain(value)
+    if entry is None:
+        return None
+    if entry == "yes-no":
+        return label("yes" if value else "no", lang) if isinstance(value, bool) else None
+    if not isinstance(entry, dict):
+        return None
+    if "list" in entry:
+        if not isinstance(value, list):
+            return None
+        kind = entry["list"]
+        if kind == "as-written":
+            return " ".join(str(x) for x in value)
+        words = [_word(data.get(kind) or {}, x, lang) for x in value]
+        return None if None in words else ", ".join(str(w) for w in words)
+    if "map" in entry:
+        if not isinstance(value, dict):
+            return None
+        keys = data.get("ranks" if entry["map"] == "rank-points" else "suits") or {}
+        names = [_word(keys, k, lang) for k in value]
+        if None in names:
+            return None
+        return ", ".join(f"{n} {v}" for n, v in zip(names, value.values(), strict=True))
+    if "unit" in entry or "format" in entry:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None
+        special = _word(entry.get("special") or {}, value, lang)
+        if special is not None:
+            return special
+        if "unit" in entry:
+            forms = ((data.get("units") or {}).get(entry["unit"]) or {}).get(lang)
+            return plural(value, forms, lang) if forms else None
+        fmt = (entry["format"] or {}).get(lang)
+        return str(fmt).format(n=value, nth=_nth(value)) if fmt else None
+    return _word(entry, value, lang)
+
+
+def has_value_label(param: str, value: Any) -> bool:
+    """Whether the player's words for this value exist in every language of the site."""
+    return all(_words_or_none(param, value, lang) is not None for lang in LANGS)
+
+
+def value_label(param: str, value: Any, lang: str) -> str:
+    """A parameter's value as a player says it, in ``lang``: «игрок справа от сдающего», «5 очков».
+
+    A value without words (a new parameter not yet in values.yaml) shows as the rule files write
+    it, so a page still builds; tests/test_docs_values.py fails for it.
+    """
+    words = _words_or_none(param, value, lang)
+    return words if words is not None else show(value)
