@@ -30,7 +30,7 @@ from browser import CHROMIUM, Browser
 
 from oracle.cli import main
 from oracle.docgen import write_pages
-from oracle.docgen.labels import LANGS
+from oracle.docgen.labels import LANGS, value_label
 from oracle.docgen.md import option_key, plain
 from oracle.rulefile import RuleDoc
 from oracle.ruleset import load_library
@@ -69,7 +69,9 @@ def _pages_by_lang() -> dict[str, list[str]]:
     for path in GENERATED.rglob("*.md"):
         suffix = path.suffixes[-2] if len(path.suffixes) > 1 else ""
         lang = suffix[1:] if suffix[1:] in LANGS else "en"
-        pages[lang].append(_words(path.read_text(encoding="utf-8")))
+        # The front matter (the page's search weight) comes before the title.
+        text = re.sub(r"\A---\n.*?\n---\n", "", path.read_text(encoding="utf-8"), flags=re.S)
+        pages[lang].append(_words(text))
     return pages
 
 
@@ -430,12 +432,13 @@ def test_more_presets_and_overlays_get_their_pages(tmp_path: Path) -> None:
             assert f"{page}{suffix}.md" in files, f"no {lang} page for {page}"
         matrix = files[f"matrix{suffix}.md"]
         assert "[house](presets/house.md)" in matrix and "[bare](presets/bare.md)" in matrix
-        assert f"**`{option}`**" in matrix, "the house value is not shown as differing from the default"
+        words = value_label(param, yaml.safe_load(option), lang)
+        assert f"**{words}**" in matrix, "the house value is not shown as differing from the default"
         rule_page = files["rules/" + rule_id.replace(".", "/") + f"{suffix}.md"]
         assert "house-setter" in rule_page and replacer in rule_page, "the rule page misses the overlays"
         assert "[house](../" in rule_page.replace("../../", "../"), "the rule page misses the preset using them"
         decisions = files[f"decisions{suffix}.md"]
-        row = next(line for line in decisions.splitlines() if line.startswith(f"| `{option}`"))
+        row = next(line for line in decisions.splitlines() if line.startswith(f"| {words} "))
         assert "presets/house.md" in row, "the decisions page does not say which option the house preset picks"
         house = files[f"presets/house{suffix}.md"]
         assert "house-setter" in house and replacer in house and param in house

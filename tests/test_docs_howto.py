@@ -23,7 +23,7 @@ from test_docs import ARTIFACTS, browser, served, site  # noqa: F401  (the site'
 
 from oracle.cards import notation
 from oracle.docgen import DocsError, build_pages
-from oracle.docgen.examples import Example, choose, guard_reasons, load_examples
+from oracle.docgen.examples import RESULT_COLUMNS, Example, choose, guard_reasons, load_examples
 from oracle.docgen.howto import FIGURES, HOWTO_PAGE
 from oracle.docgen.svg import BLACK, RED, Face, Mark, card
 from oracle.engine import Action, Game
@@ -226,8 +226,9 @@ def test_every_rule_page_with_golden_records_has_exactly_one_worked_example() ->
         for lang, head in (("en", "## Worked example"), ("ru", "## Разбор примера")):
             page = _rule_page(rule_id, lang)
             assert page.count(head) == 1, f"{rule_id} ({lang})"
-            section = page.split(head, 1)[1].split("\n## ", 1)[0]
-            assert section.count("tests/golden/") == 1, f"{rule_id} ({lang}) shows more than one record"
+            # The record's file is for rule authors: named once, in the folded block at the end.
+            assert page.count("tests/golden/") == 1, f"{rule_id} ({lang}) names more or less than one record"
+            assert page.index("tests/golden/") > page.index('??? info "'), f"{rule_id} ({lang}) names it early"
 
 
 def test_worked_example_is_a_refusal_by_the_rule_itself() -> None:
@@ -303,7 +304,13 @@ def test_wrong_result_example_shows_the_rules_score() -> None:
     key, _, recorded = v.what.partition(" ")
     truth = r.game.sheet[ex.expect["deal"] - 1][key][v.seat]
     page = _rule_page("contract.made")
-    assert f"the record writes `{key}` `{recorded}` for {v.seat_name}; the rules give `{truth}`" in page
+    column = RESULT_COLUMNS[key]
+    assert f"the record writes {recorded} under “{column['en']}” for {v.seat_name}; the rules give {truth}" in page
+    ru = _rule_page("contract.made", "ru")
+    assert f"в графе «{column['ru']}» стоит {recorded}, а по правилам {truth}" in ru
+    for text, head in ((page, "## Worked example"), (ru, "## Разбор примера")):
+        section = text.split(head, 1)[1].split("\n## ", 1)[0]
+        assert f"({key})" not in section and f"`{key}`" not in section, "a column's code name is shown"
 
 
 # --------------------------------------------------------------------------- in a browser

@@ -46,9 +46,9 @@ WORDS: dict[str, dict[str, str]] = {
     "heading": {"en": "Worked example", "ru": "Разбор примера"},
     "intro": {
         "en": "A position from the golden games, replayed by the oracle; the test suite checks this verdict. "
-              "Record {path}, ruleset {ruleset}, deal {deal}{action}.",
+              "Ruleset {ruleset}, deal {deal}{action}.",
         "ru": "Позиция из эталонных игр, воспроизведённая оракулом; этот вердикт проверяют тесты. "
-              "Запись {path}, набор правил {ruleset}, партия {deal}{action}.",
+              "Набор правил {ruleset}, партия {deal}{action}.",
     },
     "action_no": {"en": ", action {n}", "ru": ", действие {n}"},
     "trick": {"en": "trick", "ru": "взятка"},
@@ -83,8 +83,8 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "recorded": {"en": "Recorded", "ru": "Записано"},
     "recorded_text": {
-        "en": "the record writes {key} {recorded}{who}; the rules give {truth}",
-        "ru": "в записи {key} {recorded}{who}, а по правилам {truth}",
+        "en": "the record writes {recorded} under {key}{who}; the rules give {truth}",
+        "ru": "в записи{who} в графе {key} стоит {recorded}, а по правилам {truth}",
     },
     "for_seat": {"en": " for {seat}", "ru": " у игрока {seat}"},
     "player": {"en": "player", "ru": "игрок"},
@@ -456,7 +456,7 @@ def example_section(ex: Example, others: int, page: str, lang: str) -> list[str]
     pos = ex.position
     out: list[str] = []
     act = word("action_no", lang, n=ex.expect["action"]) if isinstance(ex.expect.get("action"), int) else ""
-    out += [word("intro", lang, path=code(ex.path), ruleset=code(ex.ruleset), deal=ex.expect.get("deal"),
+    out += [word("intro", lang, ruleset=code(ex.ruleset), deal=ex.expect.get("deal"),
                  action=act), ""]
     if pos is None:
         out += [f"**{word('refused', lang)}**, {word('reason', lang)} {code(ex.reason)}.", ""]
@@ -536,13 +536,15 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
     before = pos.before or [0] * len(pos.players)
     rows = [[seat(s), str(before[s]), *(show(row[k][s]) for k in keys)] for s in range(len(pos.players))]
     heads = [word("player", lang), word("score_before", lang),
-             *(f"{RESULT_COLUMNS[k][lang]} ({code(k)})" if k in RESULT_COLUMNS else code(k) for k in keys)]
+             *(RESULT_COLUMNS[k][lang] if k in RESULT_COLUMNS else code(k) for k in keys)]
     out += [table(heads, rows), ""]
     truth = row.get(key)
     if isinstance(truth, list) and v.seat is not None:
         truth = truth[v.seat]
     who = word("for_seat", lang, seat=seat(v.seat)) if v.seat is not None else ""
-    said = word("recorded_text", lang, key=code(key), recorded=code(recorded), who=who, truth=code(show(truth)))
+    name = (f"«{RESULT_COLUMNS[key][lang]}»" if lang == "ru" else f"“{RESULT_COLUMNS[key][lang]}”") \
+        if key in RESULT_COLUMNS else code(key)
+    said = word("recorded_text", lang, key=name, recorded=recorded, who=who, truth=show(truth))
     out += [f"**{word('recorded', lang)}:** {said} — {word('reason', lang)} {code(v.reason)}.", ""]
     return out
 

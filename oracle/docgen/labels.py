@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .md import plain, show
+from .md import code, plain, show
 
 LANGS: tuple[str, ...] = ("en", "ru")
 DEFAULT_LANG = "en"
@@ -80,10 +80,24 @@ _LABELS: dict[str, dict[str, str]] = {
     "no_params": {"en": "This rule has no parameters.", "ru": "У этого правила нет параметров."},
     "decisions": {"en": "Decisions", "ru": "Решения"},
     "decision_intro": {
-        "en": "The sources disagree here; the parameter `{param}` holds the choice. All decisions are listed on "
+        "en": "The sources disagree here, and each ruleset makes its own choice. All such points are listed on "
               "the [decisions page]({link}).",
-        "ru": "Здесь источники расходятся; выбор хранит параметр `{param}`. Все решения собраны на "
+        "ru": "Здесь источники расходятся, и каждый набор правил решает по-своему. Все такие места собраны на "
               "[странице решений]({link}).",
+    },
+    "decision_param": {
+        "en": "{topic}: the choice is the parameter {param}.",
+        "ru": "{topic}: выбор хранит параметр {param}.",
+    },
+    "overlays_ids": {"en": "Overlays by id: {ids}.", "ru": "Дополнения по идентификаторам: {ids}."},
+    "all_others": {"en": "every other ruleset", "ru": "все остальные наборы"},
+    "for_authors": {"en": "For rule authors", "ru": "Для авторов правил"},
+    "what_it_sets": {"en": "What it sets", "ru": "Что задаёт"},
+    "sets_these": {"en": "Sets", "ru": "Задаёт"},
+    "source_files": {"en": "Source files: {files}.", "ru": "Файлы источников: {files}."},
+    "example_record": {
+        "en": "The worked example is the record {path} (ruleset {ruleset}).",
+        "ru": "Разобранный пример — запись {path} (набор {ruleset}).",
     },
     "changed_by": {"en": "Overlays that change this rule", "ru": "Дополнения, которые меняют это правило"},
     "changed_none": {
@@ -435,7 +449,7 @@ def _words_or_none(param: str, value: Any, lang: str) -> str | None:
             return None
         kind = entry["list"]
         if kind == "as-written":
-            return " ".join(str(x) for x in value)
+            return code(" ".join(str(x) for x in value))  # symbols, not words: shown as the notation has them
         words = [_word(data.get(kind) or {}, x, lang) for x in value]
         return None if None in words else ", ".join(str(w) for w in words)
     if "map" in entry:
