@@ -22,6 +22,7 @@ from ..errors import OracleError
 from ..records import Replayer, read_record, validate_record
 from ..ruleset import Ruleset, load_ruleset
 from .md import LANG_SUFFIX, code, link, page_file, plain, table
+from .rules import SEARCH_BOOST_HOWTO, search_boost
 from .site import Site
 from .svg import RED, Cell, Face, Mark, Picture, Row, rows_picture, table_picture
 
@@ -523,5 +524,5 @@ def _howto_lang(site: Site, data_dir: Path, cfg: dict[str, Any], story: GameStor
                              + ", ".join(sorted(facts)))
         return fact()
 
-    files[page_file(HOWTO_PAGE, lang)] = PLACEHOLDER.sub(fill, text)
+    files[page_file(HOWTO_PAGE, lang)] = "\n".join(search_boost(SEARCH_BOOST_HOWTO)) + PLACEHOLDER.sub(fill, text)
     return files
