@@ -224,6 +224,15 @@ def test_mkdocs_build_strict_has_no_warnings(site: Path) -> None:
         assert (site / prefix / "generated" / "matrix" / "index.html").is_file(), f"no {lang} matrix"
 
 
+def test_russian_pages_have_no_english_furniture(site: Path) -> None:
+    # The theme's own words (footer, buttons, search) follow the page's language; Material's
+    # generator line has no translation, so it is switched off (mkdocs.yml extra.generator).
+    for page in (site / "ru" / "index.html", site / "ru" / "generated" / "rules" / "penalties" / "bolt" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        footer = re.sub(r"<[^>]+>", " ", html[html.index("<footer"):html.index("</footer>")])
+        assert not re.search(r"\b(?:Made with|Previous|Next)\b", footer), f"{page}: English in the footer"
+
+
 def _node() -> str | None:
     return shutil.which("node")
 

@@ -29,7 +29,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "schema_title": {"en": "The rule file format", "ru": "Формат файла правил"},
     "cli_title": {"en": "The command line", "ru": "Командная строка"},
     "sources_title": {"en": "Sources", "ru": "Источники"},
-    "glossary_title": {"en": "Glossary", "ru": "Глоссарий"},
+    "glossary_title": {"en": "Glossary", "ru": "Словарь"},
     # shared phrases
     "generated_note": {
         "en": "This page is generated from {what} by `thousand docs`; do not edit it by hand.",
@@ -38,7 +38,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "from_rule_files": {"en": "the rule files", "ru": "файлов правил"},
     "from_code": {"en": "the code", "ru": "кода"},
     "from_schemas": {"en": "the JSON Schemas", "ru": "JSON-схем"},
-    "from_glossary": {"en": "the glossary data", "ru": "данных глоссария"},
+    "from_glossary": {"en": "the glossary data", "ru": "данных словаря"},
     "source_abbr": {
         "en": "{short}: the source text {title} (file {seed}); see the Sources page",
         "ru": "{short} — исходный текст {title} (файл {seed}); подробнее на странице «Источники»",
@@ -222,6 +222,7 @@ _LABELS: dict[str, dict[str, str]] = {
     },
     "replaced_by": {"en": "replaced by the overlay {overlay}", "ru": "заменено дополнением {overlay}"},
     "added_by": {"en": "added by the overlay {overlay}", "ru": "добавлено дополнением {overlay}"},
+    "own_rule": {"en": "added by the overlay of the same name", "ru": "добавлено одноимённым дополнением"},
     "preset_values": {"en": "Parameters set by this ruleset", "ru": "Параметры, заданные этим набором"},
     "preset_no_values": {
         "en": "Every parameter keeps its default (listed on the [matrix]({link})).",

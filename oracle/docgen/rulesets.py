@@ -79,6 +79,8 @@ def preset_page(site: Site, preset: Preset, lang: str) -> str:
         what = label("replaced_by" if rid in site.library.rules else "added_by", lang,
                      overlay=f"[{tr(plain(ov.doc.get('title')), lang)}]({link(page, ov.page)})" if ov
                      else code(doc.origin))
+        if entry is not None and ov is not None and entry.page == ov.page:
+            what = label("own_rule", lang)  # an overlay that is a rule of its own: one page, one name
         title = tr(plain(entry.doc.get("title")), lang) if entry else rid
         out.append(f"- [{title}]({link(page, entry.page)}): {what}" if entry else f"- {code(rid)}: {what}")
     if changed_rules:
