@@ -75,11 +75,11 @@ WORDS: dict[str, dict[str, str]] = {
     "alt_hand": {"en": "{seat}'s hand at the refused move", "ru": "Рука игрока {seat} в момент отвергнутого хода"},
     "declarer": {"en": "Declarer", "ru": "Разыгрывающий"},
     "declarer_is": {"en": "{seat}, contract {contract}", "ru": "{seat}, заказ {contract}"},
-    "dealt": {"en": "The deal as the record writes it", "ru": "Сдача, как её пишет запись"},
+    "dealt": {"en": "The deal as the record writes it", "ru": "Сдача, как она записана"},
     "cards_n": {"en": "{n} cards", "ru": "карт: {n}"},
     "result_intro": {
         "en": "The record writes a wrong result for this deal. The rules give:",
-        "ru": "Запись даёт неверный результат этой партии. По правилам:",
+        "ru": "В записи неверный результат этой партии. По правилам должно быть так:",
     },
     "recorded": {"en": "Recorded", "ru": "Записано"},
     "recorded_text": {

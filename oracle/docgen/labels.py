@@ -48,7 +48,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "default_col": {"en": "Default", "ru": "По умолчанию"},
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},
-    "lines": {"en": "lines", "ru": "строки"},
+    "lines": {"en": "Lines", "ru": "Строки"},
     "file": {"en": "File", "ru": "Файл"},
     "rule": {"en": "Rule", "ru": "Правило"},
     "rules": {"en": "Rules", "ru": "Правила"},
@@ -104,9 +104,9 @@ _LABELS: dict[str, dict[str, str]] = {
         "en": "No overlay changes this rule yet.",
         "ru": "Пока ни одно дополнение не меняет это правило.",
     },
-    "replaces": {"en": "replaces this rule's logic", "ru": "заменяет логику этого правила"},
+    "replaces": {"en": "replaces this rule's logic", "ru": "заменяет это правило своим"},
     "sets": {"en": "sets {what}", "ru": "задаёт {what}"},
-    "used_in": {"en": "used in {presets}", "ru": "используется в {presets}"},
+    "used_in": {"en": "used in {presets}", "ru": "входит в наборы {presets}"},
     "used_nowhere": {"en": "used in no ruleset yet", "ru": "пока не входит ни в один набор"},
     "code": {"en": "Rule-language source", "ru": "Код на языке правил"},
     "code_intro": {
@@ -143,7 +143,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "actor": {"en": "actor", "ru": "кто ходит"},
     "payload": {"en": "payload", "ru": "данные"},
     "choices_of": {"en": "choices of `{field}`", "ru": "варианты `{field}`"},
-    "sample": {"en": "sample", "ru": "выборка"},
+    "sample": {"en": "sample", "ru": "случайное значение"},
     "when": {"en": "exists while", "ru": "доступно, пока"},
     "hint": {"en": "bot hint", "ru": "подсказка боту"},
     "examples": {"en": "Examples", "ru": "Примеры"},
@@ -189,7 +189,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "params_col": {"en": "Parameters", "ru": "Параметры"},
     "presets_intro": {
         "en": "A ruleset (preset) is the core rules, then overlays in order, then parameter values.",
-        "ru": "Набор правил — это основные правила, затем дополнения по порядку, затем значения "
+        "ru": "Набор правил — это основные правила, поверх них по порядку дополнения и, наконец, значения "
               "параметров.",
     },
     "compare": {"en": "Compare", "ru": "Сравнение"},
@@ -202,8 +202,8 @@ _LABELS: dict[str, dict[str, str]] = {
     "overlays_intro": {
         "en": "An overlay sets parameters, replaces a named rule, or adds a rule of its own. Presets list the "
               "overlays they use.",
-        "ru": "Дополнение задаёт параметры, заменяет правило по имени или добавляет своё правило. Наборы "
-              "перечисляют дополнения, которые используют.",
+        "ru": "Дополнение задаёт параметры, заменяет одно из правил или добавляет своё. Каждый набор "
+              "перечисляет дополнения, которые в него входят.",
     },
     # preset pages
     "preset_meta": {"en": "Ruleset `{id}`, from `{path}`.", "ru": "Набор `{id}`, файл `{path}`."},
@@ -213,12 +213,12 @@ _LABELS: dict[str, dict[str, str]] = {
     "preset_rules": {
         "en": "This ruleset plays {n} of the [core rules]({link}) as written, and {extra} rules that its overlays "
               "replace or add (listed below).",
-        "ru": "Этот набор играет по {n} [основным правилам]({link}) в том виде, как они записаны, и по {extra}, "
-              "которые его дополнения заменяют или добавляют (они перечислены ниже).",
+        "ru": "[Основных правил]({link}), которые действуют в этом наборе без изменений: {n}; правил, которые "
+              "его дополнения заменяют или добавляют: {extra} (они перечислены ниже).",
     },
     "preset_rules_core": {
         "en": "This ruleset plays the {n} [core rules]({link}) as written.",
-        "ru": "Этот набор играет по {n} [основным правилам]({link}) без изменений.",
+        "ru": "В этом наборе действуют все [основные правила]({link}) без изменений, их {n}.",
     },
     "replaced_by": {"en": "replaced by the overlay {overlay}", "ru": "заменено дополнением {overlay}"},
     "added_by": {"en": "added by the overlay {overlay}", "ru": "добавлено дополнением {overlay}"},
@@ -226,7 +226,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "preset_values": {"en": "Parameters set by this ruleset", "ru": "Параметры, заданные этим набором"},
     "preset_no_values": {
         "en": "Every parameter keeps its default (listed on the [matrix]({link})).",
-        "ru": "Все параметры имеют значения по умолчанию (см. [таблицу]({link})).",
+        "ru": "Все параметры остаются со значениями по умолчанию (см. [таблицу]({link})).",
     },
     "preset_decisions": {"en": "How this ruleset settles the decisions", "ru": "Как этот набор решает спорные места"},
     "play_it": {"en": "Play it", "ru": "Сыграть"},
