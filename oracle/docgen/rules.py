@@ -325,9 +325,20 @@ def authors_block(lines: list[str], lang: str) -> list[str]:
     return [f'??? info "{label("for_authors", lang)}"', "", body, ""]
 
 
+_CODE_CITATION = re.compile(r"[\w/.-]+\.(?:lua|js|ts|py|go|rs|c|cpp|java|kt)(?::\d+)?\b")
+
+
+def cites_code(text: str) -> bool:
+    """Whether a note cites a program's source (mekedron/thousand core/talon.lua:707): a note for rule authors."""
+    return bool(_CODE_CITATION.search(text))
+
+
 def _authors_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
     doc = rule.doc
     lines = [label("rule_meta" if rule.kind == "rule" else "overlay_meta", lang, id=rule.id, path=doc.path), ""]
+    notes = tr(plain(doc.get("notes")), lang)
+    if notes and cites_code(notes):
+        lines += [f"**{label('notes', lang)}.** {prose(notes)}", ""]
     params = rule.params()
     if params:
         rows = [[code(name), param_type(spec), code(show(spec["default"])), tr(plain(spec["doc"]), lang)]
@@ -369,7 +380,7 @@ def rule_page(site: Site, rule: RuleEntry, lang: str) -> str:
     if rule.kind == "overlay":
         out += _overlay_summary(site, rule, lang)
     notes = plain(doc.get("notes"))
-    if notes:
+    if notes and not cites_code(tr(notes, lang)):
         body = prose(tr(notes, lang)).replace("\n", "\n    ")
         out += [f"!!! note \"{label('notes', lang)}\"", "", f"    {body}", ""]
     out += _params_section(site, rule, lang)
@@ -422,7 +433,9 @@ def rules_index(site: Site, lang: str) -> str:
     for title, anchor, entries in groups:
         out += [heading(2, title, anchor), ""]
         rows = [[f"[{tr(plain(r.doc.get('title')), lang)}]({link(page, r.page)})",
-                 "; ".join(meaning(spec["doc"], lang) for spec in r.params().values())] for r in entries]
+                 "; ".join(m if i == 0 else m[:1].lower() + m[1:]
+                           for i, m in enumerate(meaning(spec["doc"], lang) for spec in r.params().values()))]
+                for r in entries]
         out += [table([label("rule", lang), label("what_it_sets", lang)], rows), ""]
     out += [f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
     return "\n".join(out)
