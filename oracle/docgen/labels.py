@@ -193,6 +193,14 @@ _LABELS: dict[str, dict[str, str]] = {
               "параметров.",
     },
     "compare": {"en": "Compare", "ru": "Сравнение"},
+    "ruleset_option": {"en": "--ruleset", "ru": "--ruleset"},
+    "programs_title": {"en": "Computer programs", "ru": "Компьютерные программы"},
+    "programs_intro": {
+        "en": "These rulesets reproduce how a program plays, read from its code, so that the program can be "
+              "checked against the oracle.",
+        "ru": "Эти наборы повторяют то, как играет программа, по её коду: по ним программу можно сверить с "
+              "оракулом.",
+    },
     "see_matrix": {
         "en": "All parameters side by side: [parameters by ruleset]({matrix}); every contested point: "
               "[decisions]({decisions}).",

@@ -40,10 +40,19 @@ def _core_count(res: Resolved) -> int:
 def presets_index(site: Site, lang: str) -> str:
     page = PRESETS_INDEX
     out = [f"# {label('presets_title', lang)}", "", label("presets_intro", lang), ""]
-    rows = [[f"[{tr(plain(p.doc.get('title')), lang)}]({link(page, p.page)})", code(p.id),
-             prose(tr(plain(p.doc.get("text")), lang))] for p in site.presets]
-    out += [table([label("title", lang), label("id", lang), label("meaning", lang)], rows), "",
-            label("see_matrix", lang, matrix=link(page, MATRIX_PAGE), decisions=link(page, DECISIONS_PAGE)), ""]
+    def rows(presets: list[Preset]) -> str:
+        # The id is what `thousand play --ruleset` and a record's "ruleset" take.
+        return table([label("title", lang), label("ruleset_option", lang), label("description", lang)],
+                     [[f"[{tr(plain(p.doc.get('title')), lang)}]({link(page, p.page)})", code(p.id),
+                       prose(tr(plain(p.doc.get("text")), lang))] for p in presets])
+
+    games = [p for p in site.presets if not p.doc.get("engine")]
+    programs = [p for p in site.presets if p.doc.get("engine")]
+    out += [rows(games), ""]
+    if programs:
+        out += [heading(2, label("programs_title", lang), "programs"), "", label("programs_intro", lang), "",
+                rows(programs), ""]
+    out += [label("see_matrix", lang, matrix=link(page, MATRIX_PAGE), decisions=link(page, DECISIONS_PAGE)), ""]
     return "\n".join(out + _footer(lang))
 
 
