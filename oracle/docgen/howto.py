@@ -519,12 +519,18 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         "barrel_exit_deal": lambda: str(first_mark(("barrel-exit",))[0]),
         "rospis_deal": lambda: str(first_mark(("rospis",))[0]),
     }
+    def named(seat: Callable[[], int], case: str) -> Callable[[], str]:
+        return lambda: w.name(seat(), case)
+
+    def figure(key: str, src: str) -> Callable[[], str]:
+        return lambda: f"![{w.data['alt'][key]}]({src})"
+
     for key, seat in seats.items():
-        facts[key] = (lambda f=seat: w.name(f()))
+        facts[key] = named(seat, "nom")
         for case in CASES:
-            facts[f"{key}{CASE}{case}"] = (lambda f=seat, c=case: w.name(f(), c))
+            facts[f"{key}{CASE}{case}"] = named(seat, case)
     for key, src in images.items():
-        facts[f"fig_{key}"] = (lambda k=key, s=src: f"![{w.data['alt'][k]}]({s})")
+        facts[f"fig_{key}"] = figure(key, src)
     return facts
 
 
