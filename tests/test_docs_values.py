@@ -72,3 +72,21 @@ def test_numbers_take_their_unit_declined() -> None:
     assert value_label("falls_limit", 0, "ru") == "никогда" and value_label("falls_limit", 3, "en") == "the 3rd fall"
     assert value_label("must_beat", True, "ru") == "обязан перебить"
     assert value_label("marriage_values", {"hearts": 100, "spades": 40}, "ru") == "черви 100, пики 40"
+
+
+def test_every_move_has_a_players_words_in_every_language() -> None:
+    from oracle.docgen.labels import LANGS, action_label
+
+    lib = load_library()
+    missing = []
+    for doc in (*lib.rules.values(), *lib.overlays.values()):
+        for kind, spec in (plain(doc.get("actions")) or {}).items():
+            payload = spec.get("payload") or {}
+            fields = {f: "X" for f, t in payload.items() if t != "bool"}
+            flags = [f for f, t in payload.items() if t == "bool"]
+            for lang in LANGS:
+                if action_label(str(kind), fields, flags, lang) is None:
+                    missing.append(f"{doc.path}: {kind} ({lang})")
+    assert not missing, "moves without a player's words in oracle/docgen/values.yaml:\n" + "\n".join(missing)
+    assert action_label("play", {"card": "Д♥"}, ["marriage"], "ru") == "ход Д♥ с «хвалю»"
+    assert action_label("bid", {"value": "120"}, [], "en") == "bid 120"

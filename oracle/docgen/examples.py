@@ -25,6 +25,7 @@ from ..errors import OracleError
 from ..lang import types as T
 from ..records import Replayer, Violation, parse_record, validate_record
 from ..ruleset import Ruleset, rules_root, tree_digest
+from .labels import action_label
 from .md import LANG_SUFFIX, code, link, plain, show, table
 from .svg import Face, Mark, Row, rows_picture
 
@@ -63,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
     "refused": {"en": "Refused", "ru": "Отвергнуто"},
     "reason": {"en": "reason", "ru": "причина"},
     "legal": {"en": "Legal instead", "ru": "Можно было"},
+    "in_record": {"en": "in the record", "ru": "в записи"},
     "in_hand": {"en": "{seat} holds", "ru": "У игрока {seat}"},
     "of_led": {"en": "of the suit led {suit}: ", "ru": "в масти хода {suit}: "},
     "trumps": {"en": "trumps {suit}: ", "ru": "козырей {suit}: "},
@@ -367,12 +369,24 @@ def _ints(values: list[int]) -> str:
     return ", ".join(str(x) for x in values)
 
 
-def move_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
-    """An action as a player would say it: the seat, the action, its payload."""
+def record_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
+    """An action as the record writes it: the seat, the action's name, its payload."""
     decl = pos.rs.actions[action.kind]
     fields = " ".join(f"{f} {_value_text(pos, cards, t, action.payload[f], lang)}" for f, t in decl.fields
                       if not (T.base(t) == "bool" and action.payload[f] is False))
     return f"{pos.players[action.seat]}: {action.kind}" + (f" {fields}" if fields else "")
+
+
+def move_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
+    """An action as a player would say it («P2: ход Д♥»), with the record's notation beside it."""
+    decl = pos.rs.actions[action.kind]
+    fields = {f: _value_text(pos, cards, t, action.payload[f], lang) for f, t in decl.fields if T.base(t) != "bool"}
+    flags = [f for f, t in decl.fields if T.base(t) == "bool" and action.payload[f] is True]
+    said = action_label(action.kind, fields, flags, lang)
+    written = code(record_text(pos, action, lang, cards))
+    if said is None:
+        return written
+    return f"{pos.players[action.seat]}: {said} ({word('in_record', lang)} {written})"
 
 
 def legal_text(pos: Position, lang: str, cards: _Cards) -> str:
@@ -385,6 +399,18 @@ def legal_text(pos: Position, lang: str, cards: _Cards) -> str:
 
 def _kind_text(pos: Position, legal: list[Action], lang: str, cards: _Cards) -> str:
     decl = pos.rs.actions[legal[0].kind]
+    fields: dict[str, str] = {}
+    for f, t in decl.fields:
+        values = [a.payload[f] for a in legal]
+        if T.base(t) == "int":
+            fields[f] = _ints(values)
+        elif T.base(t) == "card":
+            fields[f] = ", ".join(cards.text(c) for c in cards.sorted(sorted(set(values))))
+        elif T.base(t) != "bool":
+            fields[f] = ", ".join(dict.fromkeys(_value_text(pos, cards, t, x, lang) for x in values))
+    said = action_label(decl.name, fields, [], lang)
+    if said is not None:
+        return said
     parts = []
     for f, t in decl.fields:
         values = [a.payload[f] for a in legal]
@@ -515,7 +541,7 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
         rej = pos.rejection
         assert rej is not None
         msg = _message(pos.rs.rules.get(rej.rule_id), rej.reason, lang, rej.message)
-        return [*out, f"- **{word('refused', lang)}:** {code(move_text(pos, pos.action, lang, cards))} — "
+        return [*out, f"- **{word('refused', lang)}:** {move_text(pos, pos.action, lang, cards)} — "
                 f"{word('reason', lang)} {code(rej.reason)}" + (f": *{msg}*" if msg else ""),
                 f"- **{word('legal', lang)}:** {legal_text(pos, lang, cards)}", ""]
     if pos.dealt:

@@ -496,3 +496,24 @@ def value_label(param: str, value: Any, lang: str) -> str:
     """
     words = _words_or_none(param, value, lang)
     return words if words is not None else show(value)
+
+
+def action_label(kind: str, fields: dict[str, str], flags: list[str], lang: str) -> str | None:
+    """A move as a player says it («ход Д♥ с «хвалю»», «ставка 120»), its fields already in words.
+
+    ``flags`` are the payload's flags that are set. None where values.yaml has no words for the move
+    or for one of its flags (tests/test_docs_values.py fails for that).
+    """
+    entry = (_values().get("actions") or {}).get(kind)
+    if not isinstance(entry, dict) or lang not in entry:
+        return None
+    try:
+        text = str(entry[lang]).format(**fields)
+    except (KeyError, IndexError):
+        return None
+    for flag in flags:
+        words = (entry.get(flag) or {}).get(lang) if isinstance(entry.get(flag), dict) else None
+        if words is None:
+            return None
+        text += f" {words}"
+    return text
