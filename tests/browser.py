@@ -73,6 +73,25 @@ class Browser:
         self._call("Target.closeTarget", {"targetId": target})
         return str(dom)
 
+    def evaluate(self, url: str, expression: str, width: int = 1280, height: int = 900) -> Any:
+        """Load ``url``, then evaluate ``expression`` in it (a promise is awaited) and return its value."""
+        target = self._call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self._call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        try:
+            self._call("Page.enable", session=session)
+            self._call("Emulation.setDeviceMetricsOverride",
+                       {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session)
+            self._call("Page.navigate", {"url": url}, session)
+            self._event("Page.loadEventFired", session)
+            answer = self._call("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                     "returnByValue": True}, session)
+        finally:
+            self._call("Target.closeTarget", {"targetId": target})
+        if "exceptionDetails" in answer:
+            raise BrowserError(f"the page's script failed: {answer['exceptionDetails'].get('text')} "
+                               f"{answer['result'].get('description', '')}")
+        return answer["result"].get("value")
+
     def close(self) -> None:
         try:
             self._call("Browser.close", timeout=5)

@@ -30,7 +30,7 @@ from browser import CHROMIUM, Browser
 
 from oracle.cli import main
 from oracle.docgen import write_pages
-from oracle.docgen.labels import LANGS
+from oracle.docgen.labels import LANGS, value_label
 from oracle.docgen.md import option_key, plain
 from oracle.rulefile import RuleDoc
 from oracle.ruleset import load_library
@@ -69,7 +69,9 @@ def _pages_by_lang() -> dict[str, list[str]]:
     for path in GENERATED.rglob("*.md"):
         suffix = path.suffixes[-2] if len(path.suffixes) > 1 else ""
         lang = suffix[1:] if suffix[1:] in LANGS else "en"
-        pages[lang].append(_words(path.read_text(encoding="utf-8")))
+        # The front matter (the page's search weight) comes before the title.
+        text = re.sub(r"\A---\n.*?\n---\n", "", path.read_text(encoding="utf-8"), flags=re.S)
+        pages[lang].append(_words(text))
     return pages
 
 
@@ -140,9 +142,11 @@ def test_preset_page_counts_its_rules_one_way() -> None:
         if page.name == "index.ru.md":
             continue
         total, core = map(int, re.search(r"Правил: (\d+) \(из них основных без изменений: (\d+)\)", text).groups())
-        said = re.search(r"играет по (\d+) \[основным правилам\][^\n]*?(?:и по (\d+),|без изменений)", text)
-        assert said and int(said.group(1)) == core, page.name
-        assert int(said.group(2) or 0) == total - core, page.name
+        mixed = re.search(r"без изменений: (\d+); правил, которые его дополнения заменяют или добавляют: (\d+)", text)
+        plain_core = re.search(r"все \[основные правила\]\([^)]*\) без изменений, их (\d+)\.", text)
+        said = (int(mixed.group(1)), int(mixed.group(2))) if mixed else (int(plain_core.group(1)), 0) \
+            if plain_core else None
+        assert said == (core, total - core), page.name
 
 
 def test_russian_cli_page_has_a_russian_help_for_every_option() -> None:
@@ -220,6 +224,15 @@ def test_mkdocs_build_strict_has_no_warnings(site: Path) -> None:
         prefix = "" if lang == "en" else f"{lang}/"
         assert (site / prefix / "index.html").is_file(), f"no {lang} home page"
         assert (site / prefix / "generated" / "matrix" / "index.html").is_file(), f"no {lang} matrix"
+
+
+def test_russian_pages_have_no_english_furniture(site: Path) -> None:
+    # The theme's own words (footer, buttons, search) follow the page's language; Material's
+    # generator line has no translation, so it is switched off (mkdocs.yml extra.generator).
+    for page in (site / "ru" / "index.html", site / "ru" / "generated" / "rules" / "penalties" / "bolt" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        footer = re.sub(r"<[^>]+>", " ", html[html.index("<footer"):html.index("</footer>")])
+        assert not re.search(r"\b(?:Made with|Previous|Next)\b", footer), f"{page}: English in the footer"
 
 
 def _node() -> str | None:
@@ -430,15 +443,103 @@ def test_more_presets_and_overlays_get_their_pages(tmp_path: Path) -> None:
             assert f"{page}{suffix}.md" in files, f"no {lang} page for {page}"
         matrix = files[f"matrix{suffix}.md"]
         assert "[house](presets/house.md)" in matrix and "[bare](presets/bare.md)" in matrix
-        assert f"**`{option}`**" in matrix, "the house value is not shown as differing from the default"
+        words = value_label(param, yaml.safe_load(option), lang)
+        assert f"**{words}**" in matrix, "the house value is not shown as differing from the default"
         rule_page = files["rules/" + rule_id.replace(".", "/") + f"{suffix}.md"]
         assert "house-setter" in rule_page and replacer in rule_page, "the rule page misses the overlays"
         assert "[house](../" in rule_page.replace("../../", "../"), "the rule page misses the preset using them"
         decisions = files[f"decisions{suffix}.md"]
-        row = next(line for line in decisions.splitlines() if line.startswith(f"| `{option}`"))
+        row = next(line for line in decisions.splitlines() if line.startswith(f"| {words} "))
         assert "presets/house.md" in row, "the decisions page does not say which option the house preset picks"
         house = files[f"presets/house{suffix}.md"]
         assert "house-setter" in house and replacer in house and param in house
     nav = files["nav.yml"]
     for page in ("presets/house.md", "presets/bare.md", "overlays/house-setter.md", "overlays/house-replacer.md"):
         assert f"generated/{page}" in nav
+
+
+# --------------------------------------------------------------------------- the menu
+
+def _nav() -> list:
+    return yaml.safe_load((GENERATED / "nav.yml").read_text(encoding="utf-8"))["nav"]
+
+
+def test_every_menu_section_has_its_russian_name() -> None:
+    from oracle.docgen.nav import section_titles
+
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    ru = next(lang for lang in i18n["languages"] if lang["locale"] == "ru")["nav_translations"]
+    sections = section_titles(_nav())
+    assert len(sections) > 10
+    assert not [s for s in sections if s not in ru], "menu sections without a Russian name in mkdocs.yml"
+    areas = yaml.safe_load((DATA / "areas.yaml").read_text(encoding="utf-8"))
+    wrong = [a["en"] for a in areas if a["en"] in ru and ru[a["en"]] != a["ru"]]
+    assert not wrong, f"mkdocs.yml names these parts of the game otherwise than docs/_data/areas.yaml: {wrong}"
+
+
+def test_menu_lists_programs_apart_and_names_pages_as_players_do() -> None:
+    lib = load_library()
+    rulesets = next(item["Rulesets"] for item in _nav() if isinstance(item, dict) and "Rulesets" in item)
+    programs = next(item["Computer programs"] for item in rulesets if isinstance(item, dict)
+                    and "Computer programs" in item)
+    engines = sorted(f"generated/presets/{pid}.md" for pid, doc in lib.presets.items() if doc.get("engine"))
+    assert len(engines) >= 7 and sorted(programs) == engines
+    assert not [p for p in rulesets if isinstance(p, str) and p in engines], "a program's preset is listed twice"
+    # Every title the menu shows for a rule or a ruleset reads as words: no configuration id, no file name.
+    titles = [str(doc.data["title"][lang]) for doc in (*lib.rules.values(), *lib.presets.values()) for lang in LANGS]
+    raw = [t for t in titles if re.search(r"\b[a-z]+_[a-z0-9_]+\b|\b\w+/\w+:|\.ya?ml\b", t)]
+    assert not raw, f"titles that read as code: {raw}"
+
+
+# --------------------------------------------------------------------------- search, as a reader uses it
+
+_SEARCH_RESULTS = """(async () => {
+  // The page opened with ?q=…: Material fills the search box and lists what its worker finds.
+  for (let i = 0; i < 400; i++) {
+    const meta = document.querySelector(".md-search-result__meta");
+    const items = [...document.querySelectorAll(".md-search-result__item > .md-search-result__link")];
+    // Nothing found: the count line says so; give the worker three seconds before believing it.
+    if (items.length || (meta && meta.textContent.trim() && i > 60)) {
+      return items.map(a => new URL(a.href).pathname);
+    }
+    await new Promise(r => setTimeout(r, 50));
+  }
+  return null;
+})()"""
+
+
+def _search(browser: Browser, served: str, lang: str, query: str) -> list[str]:
+    from urllib.parse import quote
+
+    prefix = "" if lang == "en" else f"{lang}/"
+    found = browser.evaluate(f"{served}{prefix}?q={quote(query)}", _SEARCH_RESULTS)
+    assert found is not None, f"the search for {query!r} ({lang}) gave no answer"
+    # One entry per page: a page's sections follow its title.
+    return list(dict.fromkeys(str(p) for p in found))
+
+
+def _is_variant(path: str) -> bool:
+    return "/generated/overlays/" in path or "/generated/presets/" in path
+
+
+def test_search_puts_the_core_rule_first(served: str, browser: Browser) -> None:
+    barrel = _search(browser, served, "ru", "бочка")
+    assert barrel and barrel[0].endswith("/ru/generated/rules/barrel/threshold/"), barrel[:5]
+
+    talon = _search(browser, served, "ru", "прикуп")
+    assert talon and "/generated/rules/" in talon[0] and not _is_variant(talon[0]), talon[:5]
+    first_variant = next(i for i, p in enumerate(talon) if _is_variant(p))
+    core = [i for i, p in enumerate(talon) if p.endswith(("/rules/talon/to-winner/", "/generated/how-to-play/"))]
+    assert len(core) == 2 and max(core) < first_variant, talon[:8]
+
+    # A word the page writes in quotes is still a word: «хвалю» is found on every page that has it.
+    praise = _search(browser, served, "ru", "хвалю")
+    having = sorted("/ru/" + p.relative_to(DOCS).as_posix().removesuffix(".ru.md").removesuffix("index") + "/"
+                    for p in DOCS.rglob("*.ru.md") if "_data" not in p.parts
+                    and "«хвалю»" in p.read_text(encoding="utf-8"))
+    assert having and sorted(praise) == sorted(x.replace("//", "/") for x in having), (praise, having)
+
+    english = _search(browser, served, "en", "barrel")
+    assert english and "/generated/rules/barrel/" in english[0], english[:5]
+    assert "/generated/rules/barrel/threshold/" in english[:3], english[:5]

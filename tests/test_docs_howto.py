@@ -23,7 +23,7 @@ from test_docs import ARTIFACTS, browser, served, site  # noqa: F401  (the site'
 
 from oracle.cards import notation
 from oracle.docgen import DocsError, build_pages
-from oracle.docgen.examples import Example, choose, guard_reasons, load_examples
+from oracle.docgen.examples import RESULT_COLUMNS, Example, choose, guard_reasons, load_examples
 from oracle.docgen.howto import FIGURES, HOWTO_PAGE
 from oracle.docgen.svg import BLACK, RED, Face, Mark, card
 from oracle.engine import Game
@@ -135,6 +135,57 @@ def test_how_to_play_rejects_an_unknown_placeholder(tmp_path: Path) -> None:
         build_pages(data, root=root)
 
 
+def test_names_are_declined_where_the_sentence_needs_it(tmp_path: Path) -> None:
+    ru = re.sub(r"\s+", " ", _page("ru"))
+    names = CONFIG["words"]["ru"]["names"]
+    # «у игрока Анна» is how a form reads, not a sentence: the text says «у Анны».
+    assert not re.search(r"у игрока (?:" + "|".join(n["nom"] for n in names.values()) + ")", ru)
+    rec = read_record(DATA / CONFIG["record"])
+    r = Replayer(rec)
+    r.run()
+    penalised = next(s for row in r.game.sheet for m, s in row.get("marks", []) if m == "bolt-penalty")
+    assert f"у {names[rec.data['players'][penalised]]['gen']} набирается" in ru
+    # A case the names do not give stops the generation and says which.
+    root, data = _copy_tree(tmp_path)
+    page = data / "how-to-play.ru.md"
+    cfg = yaml.safe_load((data / "how-to-play.yaml").read_text(encoding="utf-8"))
+    del cfg["words"]["ru"]["names"]["Anna"]["gen"], cfg["words"]["ru"]["names"]["Boris"]["gen"]
+    del cfg["words"]["ru"]["names"]["Vera"]["gen"]
+    (data / "how-to-play.yaml").write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(DocsError, match=r"names.* has no 'gen'"):
+        build_pages(data, root=root)
+    assert page.is_file()
+
+
+def test_a_marriage_is_credited_to_who_declared_it_not_who_took_the_trick() -> None:
+    deal, players = _story_deal()
+    plays = [a for a in deal["actions"] if a["action"] == "play"]
+    n = len(players)
+    trick = next(i for i in range(0, len(plays), n) if any(a.get("marriage") for a in plays[i:i + n]))
+    by = next(a["seat"] for a in plays[trick:trick + n] if a.get("marriage"))
+    names = CONFIG["words"]["ru"]["names"]
+    tricks_ru, tricks_en = _figure("tricks", "ru"), _figure("tricks", "en")
+    assert f"марьяж {names[by]['gen']} " in tricks_ru, "the trick's note does not say whose marriage it is"
+    assert f"{by}'s marriage " in tricks_en.replace("&#x27;", "'").replace("&#39;", "'")
+    assert "кто объявил, тому и очки" in re.sub(r"\s+", " ", _page("ru"))
+
+
+def test_the_page_says_why_a_marriage_was_not_declared_and_why_a_penalty_was_not_taken() -> None:
+    ru, en = (re.sub(r"\s+", " ", _page(lang)) for lang in ("ru", "en"))
+    assert "«хвалю» не говорит" in ru and "без «хвалю»" in ru and "right, not a duty" in en
+    rec = read_record(DATA / CONFIG["record"])
+    r = Replayer(rec)
+    r.run()
+    threshold = r.rs.param("barrel_threshold")
+    on_barrel = [(row["deal"] + 1, s) for row in r.game.sheet for m, s in row.get("marks", [])
+                 if m == "bolt-penalty" and row["score"][s] == threshold]
+    assert on_barrel, "the record has no third bolt on the barrel any more; the page's sentence is then wrong"
+    deal_no, seat = on_barrel[0]
+    assert r.game.sheet[deal_no - 1]["delta"][seat] == 0
+    assert f"В партии {deal_no} у {CONFIG['words']['ru']['names'][rec.data['players'][seat]]['gen']}" in ru
+    assert "штраф отмечен (‡), но не списан" in ru
+
+
 def _story_deal() -> tuple[dict, list[str]]:
     rec = json.loads((DATA / CONFIG["record"]).read_text(encoding="utf-8"))
     return rec["deals"][CONFIG["deal"] - 1], rec["players"]
@@ -155,7 +206,7 @@ def test_pictures_are_drawn_from_the_record() -> None:
             letter = ranks_ru[nt.parse(c) % len(rs.deck.ranks)]
             assert f">{letter}</text>" in svg
     for p in players:
-        assert f">{words['names'][p]}</text>" in svg
+        assert f">{words['names'][p]['nom']}</text>" in svg
     auction = _figure("auction", "en")
     bids = [a["value"] for a in deal["actions"] if a["action"] == "bid"]
     assert bids and all(f">{b}</text>" in auction for b in bids)
@@ -226,8 +277,9 @@ def test_every_rule_page_with_golden_records_has_exactly_one_worked_example() ->
         for lang, head in (("en", "## Worked example"), ("ru", "## Разбор примера")):
             page = _rule_page(rule_id, lang)
             assert page.count(head) == 1, f"{rule_id} ({lang})"
-            section = page.split(head, 1)[1].split("\n## ", 1)[0]
-            assert section.count("tests/golden/") == 1, f"{rule_id} ({lang}) shows more than one record"
+            # The record's file is for rule authors: named once, in the folded block at the end.
+            assert page.count("tests/golden/") == 1, f"{rule_id} ({lang}) names more or less than one record"
+            assert page.index("tests/golden/") > page.index('??? info "'), f"{rule_id} ({lang}) names it early"
 
 
 def test_worked_example_is_a_refusal_by_the_rule_itself() -> None:
@@ -292,7 +344,13 @@ def test_wrong_result_example_shows_the_rules_score() -> None:
     key, _, recorded = v.what.partition(" ")
     truth = r.game.sheet[ex.expect["deal"] - 1][key][v.seat]
     page = _rule_page("contract.made")
-    assert f"the record writes `{key}` `{recorded}` for {v.seat_name}; the rules give `{truth}`" in page
+    column = RESULT_COLUMNS[key]
+    assert f"the record writes {recorded} under “{column['en']}” for {v.seat_name}; the rules give {truth}" in page
+    ru = _rule_page("contract.made", "ru")
+    assert f"в графе «{column['ru']}» стоит {recorded}, а по правилам {truth}" in ru
+    for text, head in ((page, "## Worked example"), (ru, "## Разбор примера")):
+        section = text.split(head, 1)[1].split("\n## ", 1)[0]
+        assert f"({key})" not in section and f"`{key}`" not in section, "a column's code name is shown"
 
 
 # --------------------------------------------------------------------------- in a browser

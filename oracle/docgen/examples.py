@@ -25,6 +25,7 @@ from ..errors import OracleError
 from ..lang import types as T
 from ..records import Violation, judge, parse_record
 from ..ruleset import Ruleset, rules_root, tree_digest
+from .labels import action_label
 from .md import LANG_SUFFIX, code, link, plain, show, table
 from .svg import Face, Mark, Row, rows_picture
 
@@ -46,9 +47,9 @@ WORDS: dict[str, dict[str, str]] = {
     "heading": {"en": "Worked example", "ru": "Разбор примера"},
     "intro": {
         "en": "A position from the golden games, replayed by the oracle; the test suite checks this verdict. "
-              "Record {path}, ruleset {ruleset}, deal {deal}{action}.",
+              "Ruleset {ruleset}, deal {deal}{action}.",
         "ru": "Позиция из эталонных игр, воспроизведённая оракулом; этот вердикт проверяют тесты. "
-              "Запись {path}, набор правил {ruleset}, партия {deal}{action}.",
+              "Набор правил {ruleset}, партия {deal}{action}.",
     },
     "action_no": {"en": ", action {n}", "ru": ", действие {n}"},
     "trick": {"en": "trick", "ru": "взятка"},
@@ -63,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
     "refused": {"en": "Refused", "ru": "Отвергнуто"},
     "reason": {"en": "reason", "ru": "причина"},
     "legal": {"en": "Legal instead", "ru": "Можно было"},
+    "in_record": {"en": "in the record", "ru": "в записи"},
     "in_hand": {"en": "{seat} holds", "ru": "У игрока {seat}"},
     "of_led": {"en": "of the suit led {suit}: ", "ru": "в масти хода {suit}: "},
     "trumps": {"en": "trumps {suit}: ", "ru": "козырей {suit}: "},
@@ -75,16 +77,16 @@ WORDS: dict[str, dict[str, str]] = {
     "alt_hand": {"en": "{seat}'s hand at the refused move", "ru": "Рука игрока {seat} в момент отвергнутого хода"},
     "declarer": {"en": "Declarer", "ru": "Разыгрывающий"},
     "declarer_is": {"en": "{seat}, contract {contract}", "ru": "{seat}, заказ {contract}"},
-    "dealt": {"en": "The deal as the record writes it", "ru": "Сдача, как её пишет запись"},
+    "dealt": {"en": "The deal as the record writes it", "ru": "Сдача, как она записана"},
     "cards_n": {"en": "{n} cards", "ru": "карт: {n}"},
     "result_intro": {
         "en": "The record writes a wrong result for this deal. The rules give:",
-        "ru": "Запись даёт неверный результат этой партии. По правилам:",
+        "ru": "В записи неверный результат этой партии. По правилам должно быть так:",
     },
     "recorded": {"en": "Recorded", "ru": "Записано"},
     "recorded_text": {
-        "en": "the record writes {key} {recorded}{who}; the rules give {truth}",
-        "ru": "в записи {key} {recorded}{who}, а по правилам {truth}",
+        "en": "the record writes {recorded} under {key}{who}; the rules give {truth}",
+        "ru": "в записи{who} в графе {key} стоит {recorded}, а по правилам {truth}",
     },
     "for_seat": {"en": " for {seat}", "ru": " у игрока {seat}"},
     "player": {"en": "player", "ru": "игрок"},
@@ -346,12 +348,24 @@ def _ints(values: list[int]) -> str:
     return ", ".join(str(x) for x in values)
 
 
-def move_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
-    """An action as a player would say it: the seat, the action, its payload."""
+def record_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
+    """An action as the record writes it: the seat, the action's name, its payload."""
     decl = pos.rs.actions[action.kind]
     fields = " ".join(f"{f} {_value_text(pos, cards, t, action.payload[f], lang)}" for f, t in decl.fields
                       if not (T.base(t) == "bool" and action.payload[f] is False))
     return f"{pos.players[action.seat]}: {action.kind}" + (f" {fields}" if fields else "")
+
+
+def move_text(pos: Position, action: Action, lang: str, cards: _Cards) -> str:
+    """An action as a player would say it («P2: ход Д♥»), with the record's notation beside it."""
+    decl = pos.rs.actions[action.kind]
+    fields = {f: _value_text(pos, cards, t, action.payload[f], lang) for f, t in decl.fields if T.base(t) != "bool"}
+    flags = [f for f, t in decl.fields if T.base(t) == "bool" and action.payload[f] is True]
+    said = action_label(action.kind, fields, flags, lang)
+    written = code(record_text(pos, action, lang, cards))
+    if said is None:
+        return written
+    return f"{pos.players[action.seat]}: {said} ({word('in_record', lang)} {written})"
 
 
 def legal_text(pos: Position, lang: str, cards: _Cards) -> str:
@@ -364,6 +378,18 @@ def legal_text(pos: Position, lang: str, cards: _Cards) -> str:
 
 def _kind_text(pos: Position, legal: list[Action], lang: str, cards: _Cards) -> str:
     decl = pos.rs.actions[legal[0].kind]
+    fields: dict[str, str] = {}
+    for f, t in decl.fields:
+        values = [a.payload[f] for a in legal]
+        if T.base(t) == "int":
+            fields[f] = _ints(values)
+        elif T.base(t) == "card":
+            fields[f] = ", ".join(cards.text(c) for c in cards.sorted(sorted(set(values))))
+        elif T.base(t) != "bool":
+            fields[f] = ", ".join(dict.fromkeys(_value_text(pos, cards, t, x, lang) for x in values))
+    said = action_label(decl.name, fields, [], lang)
+    if said is not None:
+        return said
     parts = []
     for f, t in decl.fields:
         values = [a.payload[f] for a in legal]
@@ -435,7 +461,7 @@ def example_section(ex: Example, others: int, page: str, lang: str) -> list[str]
     pos = ex.position
     out: list[str] = []
     act = word("action_no", lang, n=ex.expect["action"]) if isinstance(ex.expect.get("action"), int) else ""
-    out += [word("intro", lang, path=code(ex.path), ruleset=code(ex.ruleset), deal=ex.expect.get("deal"),
+    out += [word("intro", lang, ruleset=code(ex.ruleset), deal=ex.expect.get("deal"),
                  action=act), ""]
     if pos is None:
         out += [f"**{word('refused', lang)}**, {word('reason', lang)} {code(ex.reason)}.", ""]
@@ -494,7 +520,7 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
         rej = pos.rejection
         assert rej is not None
         msg = _message(pos.rs.rules.get(rej.rule_id), rej.reason, lang, rej.message)
-        return [*out, f"- **{word('refused', lang)}:** {code(move_text(pos, pos.action, lang, cards))} — "
+        return [*out, f"- **{word('refused', lang)}:** {move_text(pos, pos.action, lang, cards)} — "
                 f"{word('reason', lang)} {code(rej.reason)}" + (f": *{msg}*" if msg else ""),
                 f"- **{word('legal', lang)}:** {legal_text(pos, lang, cards)}", ""]
     if pos.dealt:
@@ -515,13 +541,15 @@ def _position_lines(ex: Example, pos: Position, page: str, lang: str, cards: _Ca
     before = pos.before or [0] * len(pos.players)
     rows = [[seat(s), str(before[s]), *(show(row[k][s]) for k in keys)] for s in range(len(pos.players))]
     heads = [word("player", lang), word("score_before", lang),
-             *(f"{RESULT_COLUMNS[k][lang]} ({code(k)})" if k in RESULT_COLUMNS else code(k) for k in keys)]
+             *(RESULT_COLUMNS[k][lang] if k in RESULT_COLUMNS else code(k) for k in keys)]
     out += [table(heads, rows), ""]
     truth = row.get(key)
     if isinstance(truth, list) and v.seat is not None:
         truth = truth[v.seat]
     who = word("for_seat", lang, seat=seat(v.seat)) if v.seat is not None else ""
-    said = word("recorded_text", lang, key=code(key), recorded=code(recorded), who=who, truth=code(show(truth)))
+    name = (f"«{RESULT_COLUMNS[key][lang]}»" if lang == "ru" else f"“{RESULT_COLUMNS[key][lang]}”") \
+        if key in RESULT_COLUMNS else code(key)
+    said = word("recorded_text", lang, key=name, recorded=recorded, who=who, truth=show(truth))
     out += [f"**{word('recorded', lang)}:** {said} — {word('reason', lang)} {code(v.reason)}.", ""]
     return out
 

@@ -22,14 +22,17 @@ from ..errors import OracleError
 from ..records import judge, read_record, record_request
 from ..ruleset import Ruleset, load_ruleset
 from .md import LANG_SUFFIX, code, link, page_file, plain, table
+from .rules import SEARCH_BOOST_HOWTO, search_boost
 from .site import Site
 from .svg import RED, Cell, Face, Mark, Picture, Row, rows_picture, table_picture
 
 HOWTO_PAGE = "how-to-play.md"
 FIGURES = "figures/how-to-play"
 CONFIG = "how-to-play.yaml"
-PLACEHOLDER = re.compile(r"\{\{\s*([a-z0-9_]+|rule:[a-z0-9_.-]+)\s*\}\}")
+PLACEHOLDER = re.compile(r"\{\{\s*([a-z0-9_]+(?:@[a-z]+)?|rule:[a-z0-9_.-]+)\s*\}\}")
 RULE_LINK = "rule:"  # {{rule:play.follow-suit}} is the link to that rule's page
+CASE = "@"  # {{declarer@gen}} is the declarer's name in the genitive («у Анны»)
+CASES = ("nom", "gen", "dat", "acc", "ins", "loc")
 BARREL_MARKS = ("barrel-mount", "barrel-exit", "barrel-fall", "barrel-knocked-off", "barrel-reset")
 BOLT_MARKS = ("bolt", "bolt-penalty")
 
@@ -44,6 +47,7 @@ class Trick:
     winner: int
     trump: int | None  # in force when the trick was won
     marriage: int = 0  # points declared on this trick
+    missed: list[tuple[int, int]] = field(default_factory=list)  # (seat, card): a marriage it could have declared
 
 
 @dataclass
@@ -134,8 +138,14 @@ def _tell_deal(game: Game, number: int, actions: list[Action]) -> DealStory:
     v = game.v
     story: DealStory | None = None
     plays: list[tuple[int, int, bool]] = []
+    missed: list[tuple[int, int]] = []
     marriage = 0
     for a in actions:
+        if a.kind == "play" and story is not None and not a.payload["marriage"]:
+            # A king or queen led without «хвалю» where the rules would have taken the declaration.
+            declared = Action(a.kind, a.seat, {**a.payload, "marriage": True})
+            if game.check(declared) is None:
+                missed.append((a.seat, a.payload["card"]))
         before_won = list(v["tricks_won"])
         before_marriage = sum(v["marriage_points"])
         before_trump = v["trump"]
@@ -164,8 +174,8 @@ def _tell_deal(game: Game, number: int, actions: list[Action]) -> DealStory:
             marriage += sum(now["marriage_points"]) - before_marriage
             won = [i for i, (x, y) in enumerate(zip(before_won, now["tricks_won"], strict=True)) if y > x]
             if won:
-                story.tricks.append(Trick(plays, won[0], trump, marriage))
-                plays, marriage = [], 0
+                story.tricks.append(Trick(plays, won[0], trump, marriage, missed))
+                plays, missed, marriage = [], [], 0
     if story is None:
         raise HowtoError(f"deal {number} of the record has no actions")
     return story
@@ -187,9 +197,15 @@ class Words:
             raise HowtoError(f"{CONFIG}: words.{self.lang} has no {key!r}")
         return str(self.data[key])
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: int, case: str = "nom") -> str:
+        """A player's name, declined where the language declines names (``names`` gives each case)."""
         p = self.players[seat]
-        return str((self.data.get("names") or {}).get(p, p))
+        forms = (self.data.get("names") or {}).get(p)
+        if forms is None:
+            return p
+        if not isinstance(forms, dict) or case not in forms:
+            raise HowtoError(f"{CONFIG}: words.{self.lang}.names.{p} has no {case!r} (cases: {', '.join(CASES)})")
+        return str(forms[case])
 
     def face(self, c: int) -> Face:
         ranks = _v(self.rs, str(self.data.get("rank_letters") or "notation_ranks"))
@@ -294,8 +310,10 @@ def _tricks(w: Words, d: DealStory) -> Picture:
             note += f" · {w['trump']} {w.sign(t.trump)}"
         colour = "#263238"
         if t.marriage:
-            suit = next(c for _, c, m in t.plays if m) // len(w.rs.deck.ranks)
-            note += f" · {w['marriage']} {w.sign(suit)} +{t.marriage}"
+            # Whose marriage it is, said apart from who took the trick: the two are often not the same.
+            by, card = next((s, c) for s, c, m in t.plays if m)
+            note += " · " + w["marriage_by"].format(name=w.name(by, "gen"), suit=w.sign(card // len(w.rs.deck.ranks)),
+                                                   points=t.marriage)
             colour = RED
         rows.append(Row(str(i), [w.face(c) for _, c, _ in t.plays], marks, [w.name(s) for s, _, _ in t.plays],
                         note, note_colour=colour))
@@ -394,6 +412,45 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
     def gives(i: int) -> tuple[int, int]:
         return need(d.gives[i] if len(d.gives) > i else None, "card given away in the deal")
 
+    def missed() -> tuple[int, int, int]:
+        """The first marriage the deal could have declared and did not: (trick, seat, card led)."""
+        return need(next(((i, s, c) for i, t in enumerate(d.tricks, 1) for s, c in t.missed), None),
+                    "marriage left undeclared in the deal")
+
+    def missed_later() -> int:
+        """The trick in which the other card of that marriage was played."""
+        other = _partner(rs, missed()[2])
+        return need(next((i for i, t in enumerate(d.tricks, 1) if any(c == other for _, c, _ in t.plays)), None),
+                    "later trick with the other card of the undeclared marriage")
+
+    def barrel_bolt() -> tuple[int, int]:
+        """A third bolt on the barrel: its penalty is marked, the sitter's score does not move."""
+        for row in g.sheet:
+            for m, s in row.get("marks", []):
+                if m == "bolt-penalty" and row[rs.sheet.total][s] == p("barrel_threshold"):
+                    return row["deal"] + 1, s
+        raise HowtoError("the how-to-play record has no third bolt on the barrel; choose a record that has one")
+
+    # Facts that are a player: the text names them in the case it needs ({{declarer@gen}}).
+    seats: dict[str, Callable[[], int]] = {
+        "dealer": lambda: d.dealer,
+        "forced": lambda: d.forced,
+        "first_speaker": lambda: d.speeches[0][0],
+        "declarer": declarer,
+        "give1_to": lambda: gives(0)[1],
+        "give2_to": lambda: gives(1)[1],
+        "marriage_player": lambda: next(s for s, _, m in marriage_trick()[1].plays if m),
+        "marriage_taker": lambda: marriage_trick()[1].winner,
+        "missed_player": lambda: missed()[1],
+        "winner": lambda: need(g.winner, "winner"),
+        "bolt_player": lambda: first_mark(("bolt",))[1],
+        "bolt_penalty_player": lambda: first_mark(("bolt-penalty",))[1],
+        "barrel_bolt_player": lambda: barrel_bolt()[1],
+        "barrel_player": lambda: first_mark(("barrel-mount",))[1],
+        "barrel_fall_player": lambda: first_mark(("barrel-fall",))[1],
+        "rospis_player": lambda: first_mark(("rospis",))[1],
+    }
+
     facts: dict[str, Callable[[], str]] = {
         "target": lambda: str(p("target")),
         "players": lambda: str(p("players")),
@@ -421,18 +478,11 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         "exposed_card_penalty": lambda: str(p("exposed_card_penalty")),
         "record": lambda: code(g.record),
         "deal_no": lambda: str(d.number),
-        "dealer": lambda: w.name(d.dealer),
-        "forced": lambda: w.name(d.forced),
-        "first_speaker": lambda: w.name(d.speeches[0][0]),
-        "declarer": lambda: w.name(declarer()),
         "bid": lambda: str(d.bid),
         "contract": lambda: str(need(d.contract, "announced contract")),
         "talon_cards": lambda: ", ".join(w.card(c) for c in d.talon),
         "give1_card": lambda: w.card(gives(0)[0]),
-        "give1_to": lambda: w.name(gives(0)[1]),
         "give2_card": lambda: w.card(gives(1)[0]),
-        "give2_to": lambda: w.name(gives(1)[1]),
-        "marriage_player": lambda: w.name(next(s for s, _, m in marriage_trick()[1].plays if m)),
         "marriage_card": lambda: w.card(marriage_card()),
         "marriage_other": lambda: w.card(_partner(rs, marriage_card())),
         "marriage_suit": lambda: w.suit(marriage_card() // n_ranks),
@@ -443,22 +493,33 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         "declarer_written": lambda: f"{d.row['delta'][declarer()]:+d}",
         "score_table": score_table,
         "game_deals": lambda: str(len(g.sheet)),
-        "winner": lambda: w.name(need(g.winner, "winner")),
         "winner_score": lambda: str(g.sheet[-1][g.rs.sheet.total][need(g.winner, "winner")]),
+        "missed_trick": lambda: str(missed()[0]),
+        "missed_card": lambda: w.card(missed()[2]),
+        "missed_other": lambda: w.card(_partner(rs, missed()[2])),
+        "missed_suit": lambda: w.suit(missed()[2] // n_ranks),
+        "missed_value": lambda: str(p("marriage_values")[missed()[2] // n_ranks]),
+        "missed_later": lambda: str(missed_later()),
+        "barrel_bolt_deal": lambda: str(barrel_bolt()[0]),
         "bolt_deal": lambda: str(first_mark(("bolt",))[0]),
-        "bolt_player": lambda: w.name(first_mark(("bolt",))[1]),
         "bolt_penalty_deal": lambda: str(first_mark(("bolt-penalty",))[0]),
-        "bolt_penalty_player": lambda: w.name(first_mark(("bolt-penalty",))[1]),
         "barrel_deal": lambda: str(first_mark(("barrel-mount",))[0]),
-        "barrel_player": lambda: w.name(first_mark(("barrel-mount",))[1]),
         "barrel_fall_deal": lambda: str(first_mark(("barrel-fall",))[0]),
-        "barrel_fall_player": lambda: w.name(first_mark(("barrel-fall",))[1]),
         "barrel_exit_deal": lambda: str(first_mark(("barrel-exit",))[0]),
         "rospis_deal": lambda: str(first_mark(("rospis",))[0]),
-        "rospis_player": lambda: w.name(first_mark(("rospis",))[1]),
     }
+    def named(seat: Callable[[], int], case: str) -> Callable[[], str]:
+        return lambda: w.name(seat(), case)
+
+    def figure(key: str, src: str) -> Callable[[], str]:
+        return lambda: f"![{w.data['alt'][key]}]({src})"
+
+    for key, seat in seats.items():
+        facts[key] = named(seat, "nom")
+        for case in CASES:
+            facts[f"{key}{CASE}{case}"] = named(seat, case)
     for key, src in images.items():
-        facts[f"fig_{key}"] = (lambda k=key, s=src: f"![{w.data['alt'][k]}]({s})")
+        facts[f"fig_{key}"] = figure(key, src)
     return facts
 
 
@@ -512,5 +573,5 @@ def _howto_lang(site: Site, data_dir: Path, cfg: dict[str, Any], story: GameStor
                              + ", ".join(sorted(facts)))
         return fact()
 
-    files[page_file(HOWTO_PAGE, lang)] = PLACEHOLDER.sub(fill, text)
+    files[page_file(HOWTO_PAGE, lang)] = "\n".join(search_boost(SEARCH_BOOST_HOWTO)) + PLACEHOLDER.sub(fill, text)
     return files

@@ -7,6 +7,14 @@ the rule files, so a new rule or preset never needs a change in this module.
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .md import code, plain, show
+
 LANGS: tuple[str, ...] = ("en", "ru")
 DEFAULT_LANG = "en"
 
@@ -21,7 +29,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "schema_title": {"en": "The rule file format", "ru": "Формат файла правил"},
     "cli_title": {"en": "The command line", "ru": "Командная строка"},
     "sources_title": {"en": "Sources", "ru": "Источники"},
-    "glossary_title": {"en": "Glossary", "ru": "Глоссарий"},
+    "glossary_title": {"en": "Glossary", "ru": "Словарь"},
     # shared phrases
     "generated_note": {
         "en": "This page is generated from {what} by `thousand docs`; do not edit it by hand.",
@@ -30,7 +38,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "from_rule_files": {"en": "the rule files", "ru": "файлов правил"},
     "from_code": {"en": "the code", "ru": "кода"},
     "from_schemas": {"en": "the JSON Schemas", "ru": "JSON-схем"},
-    "from_glossary": {"en": "the glossary data", "ru": "данных глоссария"},
+    "from_glossary": {"en": "the glossary data", "ru": "данных словаря"},
     "source_abbr": {
         "en": "{short}: the source text {title} (file {seed}); see the Sources page",
         "ru": "{short} — исходный текст {title} (файл {seed}); подробнее на странице «Источники»",
@@ -40,7 +48,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "default_col": {"en": "Default", "ru": "По умолчанию"},
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},
-    "lines": {"en": "lines", "ru": "строки"},
+    "lines": {"en": "Lines", "ru": "Строки"},
     "file": {"en": "File", "ru": "Файл"},
     "rule": {"en": "Rule", "ru": "Правило"},
     "rules": {"en": "Rules", "ru": "Правила"},
@@ -72,19 +80,33 @@ _LABELS: dict[str, dict[str, str]] = {
     "no_params": {"en": "This rule has no parameters.", "ru": "У этого правила нет параметров."},
     "decisions": {"en": "Decisions", "ru": "Решения"},
     "decision_intro": {
-        "en": "The sources disagree here; the parameter `{param}` holds the choice. All decisions are listed on "
+        "en": "The sources disagree here, and each ruleset makes its own choice. All such points are listed on "
               "the [decisions page]({link}).",
-        "ru": "Здесь источники расходятся; выбор хранит параметр `{param}`. Все решения собраны на "
+        "ru": "Здесь источники расходятся, и каждый набор правил решает по-своему. Все такие места собраны на "
               "[странице решений]({link}).",
+    },
+    "decision_param": {
+        "en": "{topic}: the choice is the parameter {param}.",
+        "ru": "{topic}: выбор хранит параметр {param}.",
+    },
+    "overlays_ids": {"en": "Overlays by id: {ids}.", "ru": "Дополнения по идентификаторам: {ids}."},
+    "all_others": {"en": "every other ruleset", "ru": "все остальные наборы"},
+    "for_authors": {"en": "For rule authors", "ru": "Для авторов правил"},
+    "what_it_sets": {"en": "What it sets", "ru": "Что задаёт"},
+    "sets_these": {"en": "Sets", "ru": "Задаёт"},
+    "source_files": {"en": "Source files: {files}.", "ru": "Файлы источников: {files}."},
+    "example_record": {
+        "en": "The worked example is the record {path} (ruleset {ruleset}).",
+        "ru": "Разобранный пример — запись {path} (набор {ruleset}).",
     },
     "changed_by": {"en": "Overlays that change this rule", "ru": "Дополнения, которые меняют это правило"},
     "changed_none": {
         "en": "No overlay changes this rule yet.",
         "ru": "Пока ни одно дополнение не меняет это правило.",
     },
-    "replaces": {"en": "replaces this rule's logic", "ru": "заменяет логику этого правила"},
+    "replaces": {"en": "replaces this rule's logic", "ru": "заменяет это правило своим"},
     "sets": {"en": "sets {what}", "ru": "задаёт {what}"},
-    "used_in": {"en": "used in {presets}", "ru": "используется в {presets}"},
+    "used_in": {"en": "used in {presets}", "ru": "входит в наборы {presets}"},
     "used_nowhere": {"en": "used in no ruleset yet", "ru": "пока не входит ни в один набор"},
     "code": {"en": "Rule-language source", "ru": "Код на языке правил"},
     "code_intro": {
@@ -121,7 +143,7 @@ _LABELS: dict[str, dict[str, str]] = {
     "actor": {"en": "actor", "ru": "кто ходит"},
     "payload": {"en": "payload", "ru": "данные"},
     "choices_of": {"en": "choices of `{field}`", "ru": "варианты `{field}`"},
-    "sample": {"en": "sample", "ru": "выборка"},
+    "sample": {"en": "sample", "ru": "случайное значение"},
     "when": {"en": "exists while", "ru": "доступно, пока"},
     "hint": {"en": "bot hint", "ru": "подсказка боту"},
     "examples": {"en": "Examples", "ru": "Примеры"},
@@ -167,10 +189,18 @@ _LABELS: dict[str, dict[str, str]] = {
     "params_col": {"en": "Parameters", "ru": "Параметры"},
     "presets_intro": {
         "en": "A ruleset (preset) is the core rules, then overlays in order, then parameter values.",
-        "ru": "Набор правил — это основные правила, затем дополнения по порядку, затем значения "
+        "ru": "Набор правил — это основные правила, поверх них по порядку дополнения и, наконец, значения "
               "параметров.",
     },
     "compare": {"en": "Compare", "ru": "Сравнение"},
+    "ruleset_option": {"en": "--ruleset", "ru": "--ruleset"},
+    "programs_title": {"en": "Computer programs", "ru": "Компьютерные программы"},
+    "programs_intro": {
+        "en": "These rulesets reproduce how a program plays, read from its code, so that the program can be "
+              "checked against the oracle.",
+        "ru": "Эти наборы повторяют то, как играет программа, по её коду: по ним программу можно сверить с "
+              "оракулом.",
+    },
     "see_matrix": {
         "en": "All parameters side by side: [parameters by ruleset]({matrix}); every contested point: "
               "[decisions]({decisions}).",
@@ -180,8 +210,8 @@ _LABELS: dict[str, dict[str, str]] = {
     "overlays_intro": {
         "en": "An overlay sets parameters, replaces a named rule, or adds a rule of its own. Presets list the "
               "overlays they use.",
-        "ru": "Дополнение задаёт параметры, заменяет правило по имени или добавляет своё правило. Наборы "
-              "перечисляют дополнения, которые используют.",
+        "ru": "Дополнение задаёт параметры, заменяет одно из правил или добавляет своё. Каждый набор "
+              "перечисляет дополнения, которые в него входят.",
     },
     # preset pages
     "preset_meta": {"en": "Ruleset `{id}`, from `{path}`.", "ru": "Набор `{id}`, файл `{path}`."},
@@ -191,19 +221,20 @@ _LABELS: dict[str, dict[str, str]] = {
     "preset_rules": {
         "en": "This ruleset plays {n} of the [core rules]({link}) as written, and {extra} rules that its overlays "
               "replace or add (listed below).",
-        "ru": "Этот набор играет по {n} [основным правилам]({link}) в том виде, как они записаны, и по {extra}, "
-              "которые его дополнения заменяют или добавляют (они перечислены ниже).",
+        "ru": "[Основных правил]({link}), которые действуют в этом наборе без изменений: {n}; правил, которые "
+              "его дополнения заменяют или добавляют: {extra} (они перечислены ниже).",
     },
     "preset_rules_core": {
         "en": "This ruleset plays the {n} [core rules]({link}) as written.",
-        "ru": "Этот набор играет по {n} [основным правилам]({link}) без изменений.",
+        "ru": "В этом наборе действуют все [основные правила]({link}) без изменений, их {n}.",
     },
     "replaced_by": {"en": "replaced by the overlay {overlay}", "ru": "заменено дополнением {overlay}"},
     "added_by": {"en": "added by the overlay {overlay}", "ru": "добавлено дополнением {overlay}"},
+    "own_rule": {"en": "added by the overlay of the same name", "ru": "добавлено одноимённым дополнением"},
     "preset_values": {"en": "Parameters set by this ruleset", "ru": "Параметры, заданные этим набором"},
     "preset_no_values": {
         "en": "Every parameter keeps its default (listed on the [matrix]({link})).",
-        "ru": "Все параметры имеют значения по умолчанию (см. [таблицу]({link})).",
+        "ru": "Все параметры остаются со значениями по умолчанию (см. [таблицу]({link})).",
     },
     "preset_decisions": {"en": "How this ruleset settles the decisions", "ru": "Как этот набор решает спорные места"},
     "play_it": {"en": "Play it", "ru": "Сыграть"},
@@ -370,3 +401,119 @@ def label(key: str, lang: str, **fmt: object) -> str:
     """A site string in ``lang``, formatted; a missing key is a bug, so it raises."""
     text = _LABELS[key][lang]
     return text.format(**fmt) if fmt else text
+
+
+# --------------------------------------------------------------------------- parameter values in words
+
+VALUES_FILE = Path(__file__).with_name("values.yaml")
+
+
+@functools.cache
+def _values() -> dict[str, Any]:
+    with VALUES_FILE.open(encoding="utf-8") as f:
+        data = yaml.safe_load(f)
+    return data if isinstance(data, dict) else {}
+
+
+def plural(n: int, forms: list[str], lang: str) -> str:
+    """The form of a noun that goes with the number ``n``: 1 очко, 3 очка, 5 очков; 1 point, 2 points."""
+    if lang == "ru":
+        m10, m100 = abs(n) % 10, abs(n) % 100
+        form = forms[0] if m10 == 1 and m100 != 11 else forms[1] if 2 <= m10 <= 4 and not 12 <= m100 <= 14 \
+            else forms[2]
+    else:
+        form = forms[0] if abs(n) == 1 else forms[1]
+    return f"{n} {form}"
+
+
+def _nth(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _key(value: Any) -> str:
+    # YAML reads `true:` as a boolean key and `1:` as a number: compare as the rule files spell them.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _word(table: dict[str, Any], item: Any, lang: str) -> str | None:
+    entry = {_key(k): v for k, v in (table or {}).items()}.get(_key(item))
+    return str(entry[lang]) if isinstance(entry, dict) and lang in entry else None
+
+
+def _words_or_none(param: str, value: Any, lang: str) -> str | None:
+    data = _values()
+    entry = (data.get("params") or {}).get(param)
+    value = plain(value)
+    if entry is None:
+        return None
+    if entry == "yes-no":
+        return label("yes" if value else "no", lang) if isinstance(value, bool) else None
+    if not isinstance(entry, dict):
+        return None
+    if "list" in entry:
+        if not isinstance(value, list):
+            return None
+        kind = entry["list"]
+        if kind == "as-written":
+            return code(" ".join(str(x) for x in value))  # symbols, not words: shown as the notation has them
+        words = [_word(data.get(kind) or {}, x, lang) for x in value]
+        return None if None in words else ", ".join(str(w) for w in words)
+    if "map" in entry:
+        if not isinstance(value, dict):
+            return None
+        keys = data.get("ranks" if entry["map"] == "rank-points" else "suits") or {}
+        names = [_word(keys, k, lang) for k in value]
+        if None in names:
+            return None
+        return ", ".join(f"{n} {v}" for n, v in zip(names, value.values(), strict=True))
+    if "unit" in entry or "format" in entry:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None
+        special = _word(entry.get("special") or {}, value, lang)
+        if special is not None:
+            return special
+        if "unit" in entry:
+            forms = ((data.get("units") or {}).get(entry["unit"]) or {}).get(lang)
+            return plural(value, forms, lang) if forms else None
+        fmt = (entry["format"] or {}).get(lang)
+        return str(fmt).format(n=value, nth=_nth(value)) if fmt else None
+    return _word(entry, value, lang)
+
+
+def has_value_label(param: str, value: Any) -> bool:
+    """Whether the player's words for this value exist in every language of the site."""
+    return all(_words_or_none(param, value, lang) is not None for lang in LANGS)
+
+
+def value_label(param: str, value: Any, lang: str) -> str:
+    """A parameter's value as a player says it, in ``lang``: «игрок справа от сдающего», «5 очков».
+
+    A value without words (a new parameter not yet in values.yaml) shows as the rule files write
+    it, so a page still builds; tests/test_docs_values.py fails for it.
+    """
+    words = _words_or_none(param, value, lang)
+    return words if words is not None else show(value)
+
+
+def action_label(kind: str, fields: dict[str, str], flags: list[str], lang: str) -> str | None:
+    """A move as a player says it («ход Д♥ с «хвалю»», «ставка 120»), its fields already in words.
+
+    ``flags`` are the payload's flags that are set. None where values.yaml has no words for the move
+    or for one of its flags (tests/test_docs_values.py fails for that).
+    """
+    entry = (_values().get("actions") or {}).get(kind)
+    if not isinstance(entry, dict) or lang not in entry:
+        return None
+    try:
+        text = str(entry[lang]).format(**fields)
+    except (KeyError, IndexError):
+        return None
+    for flag in flags:
+        words = (entry.get(flag) or {}).get(lang) if isinstance(entry.get(flag), dict) else None
+        if words is None:
+            return None
+        text += f" {words}"
+    return text

@@ -20,27 +20,69 @@ from .site import Site
 NAV_FILE = "nav.yml"
 
 
-def placeholders(site: Site) -> dict[str, list[str]]:
-    """What each skeleton placeholder stands for: page keys under the generated folder."""
+# Section titles the generator adds to the menu, in English; mkdocs.yml translates them
+# (plugins.i18n.languages[ru].nav_translations), and tests/test_docs.py checks that it does.
+ENGINES_SECTION = "Computer programs"
+OVERLAYS_SECTION = "Overlays"
+NOT_RULES_SECTION = "Not rules of the game"
+
+NavItem = str | dict[str, list[str]]
+
+
+def placeholders(site: Site) -> dict[str, list[NavItem]]:
+    """What each skeleton placeholder stands for: page keys under the generated folder, in sections.
+
+    The rules are grouped by the part of the game they belong to; the rulesets that reproduce a
+    program's configuration (a preset's ``engine``) are listed apart from the games people play.
+    """
+    rules: list[NavItem] = [RULES_INDEX]
+    areas: dict[str, list[str]] = {}
+    for r in site.rules:
+        title = site.areas[r.area].title["en"] if r.normative else NOT_RULES_SECTION
+        areas.setdefault(title, []).append(r.page)
+    rules += [{title: pages} for title, pages in areas.items()]
+    games = [p.page for p in site.presets if not p.doc.get("engine")]
+    engines = [p.page for p in site.presets if p.doc.get("engine")]
+    rulesets: list[NavItem] = [PRESETS_INDEX, *games]
+    if engines:
+        rulesets.append({ENGINES_SECTION: engines})
+    rulesets += [MATRIX_PAGE, DECISIONS_PAGE, {OVERLAYS_SECTION: [OVERLAYS_INDEX, *(o.page for o in site.overlays)]}]
     return {
-        "@rules": [RULES_INDEX, *(r.page for r in site.rules)],
-        "@rulesets": [PRESETS_INDEX, *(p.page for p in site.presets), MATRIX_PAGE, DECISIONS_PAGE,
-                      OVERLAYS_INDEX, *(o.page for o in site.overlays)],
+        "@rules": rules,
+        "@rulesets": rulesets,
         "@reference": [LANGUAGE_PAGE, SCHEMA_PAGE, TRANSCRIPT_PAGE, CLI_PAGE, SOURCES_PAGE, GLOSSARY_PAGE],
     }
 
 
-def _expand(items: list[Any], fill: dict[str, list[str]], folder: str) -> list[Any]:
+def _place(item: NavItem, folder: str) -> Any:
+    if isinstance(item, dict):
+        return {title: [f"{folder}/{key}" for key in keys] for title, keys in item.items()}
+    return f"{folder}/{item}"
+
+
+def _expand(items: list[Any], fill: dict[str, list[NavItem]], folder: str) -> list[Any]:
     out: list[Any] = []
     for item in items:
         if isinstance(item, str) and item in fill:
-            out.extend(f"{folder}/{key}" for key in fill[item])
+            out.extend(_place(x, folder) for x in fill[item])
         elif isinstance(item, dict):
             out.append({k: (_expand(v, fill, folder) if isinstance(v, list)
                             else _expand([v], fill, folder) if v in fill else v) for k, v in item.items()})
         else:
             out.append(item)
     return out
+
+
+def section_titles(nav: list[Any]) -> list[str]:
+    """Every section title of a nav, nested ones included (the ones mkdocs.yml must translate)."""
+    found: list[str] = []
+    for item in nav:
+        if isinstance(item, dict):
+            for title, value in item.items():
+                if isinstance(value, list):
+                    found.append(str(title))
+                    found += section_titles(value)
+    return found
 
 
 def nav_file(site: Site, folder: str) -> str:

@@ -38,6 +38,10 @@ USAGE_WIDTH = 78  # fixed, so the page does not depend on the terminal that gene
 SCHEMA_RU: dict[str, str] = {
     "Rule file": "Файл правила",
     "Named ruleset (preset)": "Именованный набор правил",
+    "The program whose configuration this ruleset reproduces (for example mekedron/thousand). The site lists "
+    "such rulesets apart from the games people play.":
+        "Программа, настройки которой воспроизводит этот набор (например, mekedron/thousand). На сайте такие "
+        "наборы перечислены отдельно от игр, в которые играют люди.",
     "Game record": "Запись игры",
     "One rule (or one tightly related group) of the executable rulebook of Тысяча. Overlays (variants/) use "
     "the same fields plus `set`, `overrides`, `change`, `after`, `conflicts` and `requires`.":

@@ -13,8 +13,8 @@ from typing import Any
 import yaml
 
 from ..sources import cite_lines, load_sources, merge_ranges, short_name
-from .examples import rule_example, word
-from .labels import label
+from .examples import choose, guard_reasons, rule_example, word
+from .labels import label, value_label
 from .md import code, fence, heading, link, option_key, plain, prose, show, table
 from .site import Decision, RuleEntry, Site
 
@@ -23,6 +23,16 @@ DECISIONS_PAGE = "decisions.md"
 LANGUAGE_PAGE = "reference/language.md"
 SOURCES_PAGE = "reference/sources.md"
 RULES_INDEX = "rules/index.md"
+# Search weights (Material's front matter `search.boost`): the core rules and the how-to-play page
+# first, the overlays and rulesets that mention the same words after them.
+SEARCH_BOOST_RULE = 4
+SEARCH_BOOST_HOWTO = 3
+SEARCH_BOOST_OTHER = 0.5
+
+
+def search_boost(boost: float) -> list[str]:
+    """The page's front matter that weighs it in the site's search."""
+    return ["---", "search:", f"  boost: {boost:g}", "---", ""]
 OVERLAYS_INDEX = "overlays/index.md"
 
 
@@ -73,9 +83,15 @@ def param_type(spec: dict[str, Any]) -> str:
     return t + (f" ({', '.join(bounds)})" if bounds else "")
 
 
-def value_cell(value: Any, default: Any) -> str:
-    text = code(show(value))
+def value_cell(param: str, value: Any, default: Any, lang: str) -> str:
+    """A parameter's value in the player's words, in bold where it is not the default."""
+    text = value_label(param, value, lang)
     return f"**{text}**" if plain(value) != plain(default) else text
+
+
+def meaning(doc: Any, lang: str) -> str:
+    """A parameter's one-line meaning, without its full stop, to be followed by a value."""
+    return tr(plain(doc), lang).strip().rstrip(".")
 
 
 def _params_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
@@ -85,9 +101,9 @@ def _params_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
         # An overlay that only sets other rules' parameters says so in its summary already.
         return [] if rule.kind == "overlay" else [*out, label("no_params", lang), ""]
     # One column for all rulesets, listing only those that differ: the table stays readable however many
-    # presets there are. Every value is also on the matrix page.
-    headers = [label("parameter", lang), label("type", lang), label("meaning", lang), label("default_col", lang),
-               label("in_rulesets", lang)]
+    # presets there are. Every value is also on the matrix page. The parameters' names and types are
+    # for rule authors, in the block at the end of the page.
+    headers = [label("what_it_sets", lang), label("default_col", lang), label("in_rulesets", lang)]
     rows = []
     for name, spec in params.items():
         by_value: dict[str, list[str]] = {}
@@ -99,14 +115,14 @@ def _params_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
             if plain(v) == plain(spec["default"]):
                 keeps.append(p.id)
             else:
-                by_value.setdefault(show(v), []).append(f"[{p.id}]({link(rule.page, p.page)})")
-        others = "; ".join(f"**{code(v)}** {label('in_presets', lang, presets=', '.join(ps))}"
+                by_value.setdefault(value_label(name, v, lang), []).append(f"[{p.id}]({link(rule.page, p.page)})")
+        others = "; ".join(f"**{v}** {label('in_presets', lang, presets=', '.join(ps))}"
                            for v, ps in by_value.items())
         if not by_value:
             others = label("all_default", lang) if keeps else "—"
         elif keeps:
             others += "; " + label("others_default", lang)
-        rows.append([code(name), param_type(spec), tr(plain(spec["doc"]), lang), code(show(spec["default"])), others])
+        rows.append([tr(plain(spec["doc"]), lang), value_label(name, spec["default"], lang), others])
     return [*out, table(headers, rows), ""]
 
 
@@ -116,20 +132,33 @@ def preset_choice(site: Site, d: Decision, option: str) -> list[str]:
             if d.parameter in p.resolved.values and option_key(p.resolved.values[d.parameter]) == option]
 
 
+def option_value(d: Decision, option: str) -> Any:
+    """A decision's option as the value it stands for (option keys are strings in YAML)."""
+    if option_key(d.data["default"]) == option:
+        return d.data["default"]
+    return yaml.safe_load(option)
+
+
 def decision_table(site: Site, d: Decision, page: str, lang: str) -> str:
     default = option_key(d.data["default"])
     rows = []
+    # The rulesets that keep the default are "all the others" once the ones that differ are named.
+    others = any(preset_choice(site, d, str(o)) for o in plain(d.data["options"]) if str(o) != default)
     for opt, sources in plain(d.data["options"]).items():
-        name = code(opt) + (f" ({label('default', lang)})" if str(opt) == default else "")
+        name = value_label(d.parameter, option_value(d, str(opt)), lang) + (
+            f" ({label('default', lang)})" if str(opt) == default else "")
         chosen = ", ".join(f"[{pid}]({link(page, f'presets/{pid}.md')})"
                            for pid in preset_choice(site, d, str(opt)))
+        if str(opt) == default and others and chosen:
+            chosen = label("all_others", lang)
         rows.append([name, cite(sources or []), chosen])
     # A preset may set a value no option names (a house value); show it rather than hide it.
     known = {str(o) for o in d.data["options"]}
     for p in site.presets:
         v = p.resolved.values.get(d.parameter)
         if d.parameter in p.resolved.values and option_key(v) not in known:
-            rows.append([code(show(v)) + " " + label("other_value", lang), "", f"[{p.id}]({link(page, p.page)})"])
+            rows.append([value_label(d.parameter, v, lang) + " " + label("other_value", lang), "",
+                         f"[{p.id}]({link(page, p.page)})"])
     return table([label("option", lang), label("sources", lang), label("chosen_by", lang)], rows)
 
 
@@ -145,7 +174,7 @@ def _decisions_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
     out = [heading(2, label("decisions", lang), "decisions"), ""]
     for d in decs:
         out += [heading(3, decision_title(d, lang), d.anchor), "",
-                label("decision_intro", lang, param=d.parameter, link=link(rule.page, DECISIONS_PAGE, d.anchor)),
+                label("decision_intro", lang, link=link(rule.page, DECISIONS_PAGE, d.anchor)),
                 "", decision_table(site, d, rule.page, lang), "",
                 f"**{label('why', lang)}:** {prose(tr(plain(d.data['why']), lang))}", ""]
     return out
@@ -163,12 +192,14 @@ def _overlays_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
         if replaces:
             what.append(label("replaces", lang))
         if sets:
-            what.append(label("sets", lang, what=", ".join(f"{code(k)} = {code(show(v))}" for k, v in sets.items())))
+            params = rule.params()
+            what.append(label("sets", lang, what="; ".join(
+                f"{meaning(params[k]['doc'], lang).lower()}: {value_label(k, v, lang)}" for k, v in sets.items())))
         users = site.presets_using(ov.id)
         used = (label("used_in", lang, presets=", ".join(f"[{p.id}]({link(rule.page, p.page)})" for p in users))
                 if users else label("used_nowhere", lang))
         title = tr(plain(ov.doc.get("title")), lang)
-        out.append(f"- [{title}]({link(rule.page, ov.page)}) ({code(ov.id)}): {'; '.join(what)}; {used}.")
+        out.append(f"- [{title}]({link(rule.page, ov.page)}): {'; '.join(what)}; {used}.")
     return [*out, ""]
 
 
@@ -257,9 +288,9 @@ def _marks_section(rule: RuleEntry, lang: str) -> list[str]:
     marks = plain(rule.doc.get("marks") or {})
     if not marks:
         return []
-    rows = [[code(name), f"**{m.get('symbol', '')}**", tr(m, lang)] for name, m in marks.items()]
+    rows = [[f"**{m.get('symbol', '')}**", tr(m, lang)] for m in marks.values()]
     return [heading(2, label("marks", lang), "marks"), "",
-            table([label("mark_event", lang), label("symbol", lang), label("meaning", lang)], rows), ""]
+            table([label("symbol", lang), label("meaning", lang)], rows), ""]
 
 
 def _sources_section(rule: RuleEntry, lang: str) -> list[str]:
@@ -282,26 +313,74 @@ def _sources_section(rule: RuleEntry, lang: str) -> list[str]:
                 lines += f" ({'; '.join(notes[f])})"
             title = quote_title(known[f].title) if f in known else ""
             rows.append([f"[{source_label(f)}]({link(rule.page, SOURCES_PAGE, source_label(f).lower())})", title,
-                         code(f), lines])
+                         lines])
         out += [label("sources_intro", lang, link=link(rule.page, SOURCES_PAGE)), "",
-                table(["", label("title", lang), label("file", lang), label("lines", lang)], rows), ""]
-    covers = plain(rule.doc.get("covers") or [])
-    if covers:
-        out += [label("covers", lang, items=", ".join(code(c) for c in covers)), ""]
+                table(["", label("title", lang), label("lines", lang)], rows), ""]
     return out
+
+
+def authors_block(lines: list[str], lang: str) -> list[str]:
+    """What only a rule author needs (ids, file names, parameter names), folded at the end of a page."""
+    body = "\n".join(f"    {line}" if line else "" for text in lines for line in text.split("\n"))
+    return [f'??? info "{label("for_authors", lang)}"', "", body, ""]
+
+
+_CODE_CITATION = re.compile(r"[\w/.-]+\.(?:lua|js|ts|py|go|rs|c|cpp|java|kt)(?::\d+)?\b")
+
+
+def cites_code(text: str) -> bool:
+    """Whether a note cites a program's source (mekedron/thousand core/talon.lua:707): a note for rule authors."""
+    return bool(_CODE_CITATION.search(text))
+
+
+def _authors_section(site: Site, rule: RuleEntry, lang: str) -> list[str]:
+    doc = rule.doc
+    lines = [label("rule_meta" if rule.kind == "rule" else "overlay_meta", lang, id=rule.id, path=doc.path), ""]
+    notes = tr(plain(doc.get("notes")), lang)
+    if notes and cites_code(notes):
+        lines += [f"**{label('notes', lang)}.** {prose(notes)}", ""]
+    params = rule.params()
+    if params:
+        rows = [[code(name), param_type(spec), code(show(spec["default"])), tr(plain(spec["doc"]), lang)]
+                for name, spec in params.items()]
+        lines += [table([label("parameter", lang), label("type", lang), label("default_col", lang),
+                         label("meaning", lang)], rows), ""]
+    decs = [d for d in site.decisions() if d.rule is rule]
+    for d in decs:
+        lines += [label("decision_param", lang, topic=decision_title(d, lang), param=code(d.parameter)), ""]
+    changers = [ov.id for ov, _, _ in site.overlay_effects(rule)] if rule.kind == "rule" else []
+    if changers:
+        lines += [label("overlays_ids", lang, ids=", ".join(code(o) for o in changers)), ""]
+    sets = plain(doc.get("set") or {})
+    if sets:
+        lines += [label("sets", lang, what=", ".join(f"{code(k)} = {code(show(v))}" for k, v in sets.items()))
+                  .capitalize() + ".", ""]
+    files = sorted({str(s["seed"]) for s in plain(doc.get("sources") or [])})
+    if files:
+        lines += [label("source_files", lang, files=", ".join(
+            f"{source_label(f)} {code(f)}" for f in files)), ""]
+    covers = plain(doc.get("covers") or [])
+    if covers:
+        lines += [label("covers", lang, items=", ".join(code(c) for c in covers)), ""]
+    golden = site.examples.get(rule.id, [])
+    ex = choose(golden, guard_reasons(doc)) if golden else None
+    if ex is not None:
+        lines += [label("example_record", lang, path=code(ex.path), ruleset=code(ex.ruleset)), ""]
+    return authors_block(lines, lang)
 
 
 def rule_page(site: Site, rule: RuleEntry, lang: str) -> str:
     doc = rule.doc
-    meta = label("rule_meta" if rule.kind == "rule" else "overlay_meta", lang, id=rule.id, path=doc.path)
-    out = [f"# {tr(plain(doc.get('title')), lang)}", "", f"<small>{meta}</small>", "",
+    # Search: a core rule comes before the variants and rulesets that mention its term.
+    boost = SEARCH_BOOST_RULE if rule.kind == "rule" and rule.normative else SEARCH_BOOST_OTHER
+    out = [*search_boost(boost), f"# {tr(plain(doc.get('title')), lang)}", "",
            prose(tr(plain(doc.get("text")), lang)), ""]
     if not rule.normative:
         out += ["!!! info \"\"", "    " + label("not_normative", lang), ""]
     if rule.kind == "overlay":
         out += _overlay_summary(site, rule, lang)
     notes = plain(doc.get("notes"))
-    if notes:
+    if notes and not cites_code(tr(notes, lang)):
         body = prose(tr(notes, lang)).replace("\n", "\n    ")
         out += [f"!!! note \"{label('notes', lang)}\"", "", f"    {body}", ""]
     out += _params_section(site, rule, lang)
@@ -311,6 +390,7 @@ def rule_page(site: Site, rule: RuleEntry, lang: str) -> str:
     out += _code_section(rule, lang)
     out += _examples_section(site, rule, lang)
     out += _sources_section(rule, lang)
+    out += _authors_section(site, rule, lang)
     out += ["---", "", f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
     return "\n".join(out)
 
@@ -327,9 +407,10 @@ def _overlay_summary(site: Site, ov: RuleEntry, lang: str) -> list[str]:
         items = []
         for k, v in sets.items():
             owner = site.owner_of(k)
-            name = f"[{code(k)}]({link(ov.page, owner.page, 'parameters')})" if owner else code(k)
-            items.append(f"{name} = {code(show(v))}")
-        out.append("- " + label("sets", lang, what=", ".join(items)).capitalize())
+            what = meaning(owner.params()[k]["doc"], lang) if owner else k
+            name = f"[{what}]({link(ov.page, owner.page, 'parameters')})" if owner else code(k)
+            items.append(f"{name}: {value_label(k, v, lang)}")
+        out.append(f"- {label('sets_these', lang)}: " + "; ".join(items))
     users = site.presets_using(ov.id)
     out.append("- " + (label("used_in", lang, presets=", ".join(f"[{p.id}]({link(ov.page, p.page)})" for p in users))
                        if users else label("used_nowhere", lang)).capitalize())
@@ -351,9 +432,11 @@ def rules_index(site: Site, lang: str) -> str:
         groups.append((label("not_normative_area", lang), "not-rules", apart))
     for title, anchor, entries in groups:
         out += [heading(2, title, anchor), ""]
-        rows = [[f"[{tr(plain(r.doc.get('title')), lang)}]({link(page, r.page)})", code(r.id),
-                 ", ".join(code(p) for p in r.params())] for r in entries]
-        out += [table([label("rule", lang), label("id", lang), label("params_col", lang)], rows), ""]
+        rows = [[f"[{tr(plain(r.doc.get('title')), lang)}]({link(page, r.page)})",
+                 "; ".join(m if i == 0 else m[:1].lower() + m[1:]
+                           for i, m in enumerate(meaning(spec["doc"], lang) for spec in r.params().values()))]
+                for r in entries]
+        out += [table([label("rule", lang), label("what_it_sets", lang)], rows), ""]
     out += [f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
     return "\n".join(out)
 
@@ -364,9 +447,9 @@ def overlays_index(site: Site, lang: str) -> str:
     if not site.overlays:
         out += [label("none_yet", lang), ""]
     else:
-        rows = [[f"[{tr(plain(o.doc.get('title')), lang)}]({link(page, o.page)})", code(o.id),
+        rows = [[f"[{tr(plain(o.doc.get('title')), lang)}]({link(page, o.page)})",
                  ", ".join(f"[{p.id}]({link(page, p.page)})" for p in site.presets_using(o.id))]
                 for o in site.overlays]
-        out += [table([label("title", lang), label("id", lang), label("chosen_by", lang)], rows), ""]
+        out += [table([label("title", lang), label("chosen_by", lang)], rows), ""]
     out += [f"<small>{label('generated_note', lang, what=label('from_rule_files', lang))}</small>", ""]
     return "\n".join(out)
