@@ -110,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     eng = sub.add_parser("engine", help="serve the oracle as an engine speaking the protocol on stdin/stdout")
     eng.add_argument("--ruleset", default="classic", help="named ruleset to serve (default: classic)")
+    eng.add_argument("--overlay", action="append", help="add a variant overlay to the ruleset (repeatable)")
+    eng.add_argument("--set", action="append", metavar="NAME=VALUE", help="set a parameter (repeatable)")
     eng.add_argument("--mutant",
                      help="serve a deliberately broken engine (one of those in oracle/conform/mutants.yaml)")
 

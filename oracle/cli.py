@@ -480,7 +480,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
 def cmd_engine(args: argparse.Namespace) -> int:
     from .conform.serve import main as serve_main
 
-    return serve_main(args.ruleset, args.mutant)
+    return serve_main(args.ruleset, args.mutant, args.overlay or [], _param_pairs(args.set or []))
 
 
 # The command each subcommand runs (the parser itself is in oracle.arguments, which the docs read too).

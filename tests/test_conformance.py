@@ -335,3 +335,33 @@ def test_cli_conform_against_the_oracle_served_over_stdio(tmp_path, capsys):
     assert "counterexample" in capsys.readouterr().out
     assert main(["conform", "--engine", f"{sys.executable} {MISBEHAVE} garbage", "--examples", "2",
                  "--out", str(tmp_path)]) == 2
+
+
+def test_the_served_oracle_plays_the_overlays_and_parameters_it_is_given():
+    # Over the protocol (new_game carries them) and in process (configure), the engine plays the configured
+    # ruleset: against itself so configured, the run finds nothing; played plain, a contested
+    # parameter's difference shows.
+    import io
+
+    from oracle.conform.serve import serve
+
+    req = [{"id": 1, "cmd": "hello"},
+           {"id": 2, "cmd": "new_game", "ruleset": "classic", "players": ["A", "B", "C"], "dealer": 0,
+            "params": {"bid_step": 10}},
+           {"id": 3, "cmd": "quit"}]
+    engine = OracleEngine("classic")
+    serve(engine, io.StringIO("\n".join(json.dumps(r) for r in req) + "\n"), io.StringIO())
+    assert engine.rs.param("bid_step") == 10
+    params = {"rospis_timing": "either"}
+    same = run_conformance(OracleEngine("classic"), examples=25, seed=3, params=params, shrink_examples=5)
+    assert same.disagreements == [], same.format()
+    plain = OracleEngine("classic")
+    plain.configure = lambda overlays, params: None  # an engine that ignores the run's parameters
+    found = run_conformance(plain, examples=60, seed=3, params=params, shrink_examples=5, shrink_seconds=60)
+    assert found.disagreements, "a concession-timing difference must show against the unconfigured engine"
+
+
+def test_cli_engine_takes_set_and_overlay(tmp_path, capsys):
+    engine = " ".join([*THOUSAND, "engine", "--set", "rospis_timing=either"])
+    assert main(["conform", "--engine", engine, "--set", "rospis_timing=either", "--examples", "8",
+                 "--out", str(tmp_path), "--quiet"]) == 0

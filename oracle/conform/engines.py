@@ -16,6 +16,7 @@ import atexit
 import json
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
@@ -91,11 +92,22 @@ class OracleEngine(EngineAdapter):
 
     def __init__(self, ruleset: str | Ruleset = "classic", overlays: list[str] | None = None,
                  params: dict[str, Any] | None = None, name: str = "oracle") -> None:
+        self.base = ruleset.name if isinstance(ruleset, Ruleset) else ruleset
         self.rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset, overlays, params)
         self.nt = notation(self.rs)
         self.name = name
         self.game: Game | None = None
         self.players: list[str] = []
+
+    def configure(self, overlays: list[str], params: dict[str, Any]) -> None:
+        """Play the named ruleset with these overlays and parameters (`conform --overlay/--set`, or a
+        `new_game` request that carries them)."""
+        self.rs = self.ruleset_with(list(overlays), dict(params))
+        self.nt = notation(self.rs)
+
+    def ruleset_with(self, overlays: list[str], params: dict[str, Any]) -> Ruleset:
+        """The ruleset this engine plays, with ``overlays`` and ``params`` on top of its base."""
+        return load_ruleset(self.base, overlays, params or None)
 
     def hello(self) -> dict[str, Any]:
         return {"explicit_deal": True, "legal_actions": True, "results": True, "set_state": True,
@@ -266,6 +278,12 @@ class _Lines:
         self.q.put(None)
 
 
+# A line of a stack trace rather than a message: frames, headers, carets and runtime banners.
+_FRAME = re.compile(r"^\s+(at |File \"|\[C\]|\S+:\d+: in )|^\s*(Traceback \(most recent call last\)|stack traceback:"
+                    r"|\^+\s*$|~+\s*$|Node\.js v\d)")
+_ERROR = re.compile(r"(error|exception|panic|fatal|assert)", re.IGNORECASE)
+
+
 class _Tail:
     """The last few kilobytes of the engine's standard error, whatever it writes and however long its lines."""
 
@@ -288,9 +306,13 @@ class _Tail:
             return
 
     def lines(self, n: int = 3) -> list[str]:
+        """What the engine said last, its error message first: the lines that name an error, else the last
+        lines that are not the frames of a stack trace (Node's "at …", Python's "File …", Lua's traceback)."""
         with self.lock:
             text = bytes(self.buf).decode("utf-8", errors="replace")
-        return [x.strip()[:300] for x in text.splitlines() if x.strip()][-n:]
+        said = [x.strip()[:300] for x in text.splitlines() if x.strip() and not _FRAME.match(x)]
+        errors = [x for x in said if _ERROR.search(x)]
+        return (errors or said)[-n:]
 
 
 class SubprocessEngine(EngineAdapter):

@@ -43,6 +43,7 @@ from ..cards import notation
 from ..engine import Action, Game, IllegalAction, Rejection, play_random
 from ..lang import types as T
 from ..lang.program import Effect
+from ..places import seat as seat_words
 from ..records import Recorder, dumps, encode_action, encode_value, is_chance
 from ..records.blame import Force, Write, trace
 from ..rulecounts import RuleCounts
@@ -115,6 +116,8 @@ class Report:
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
     checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
     declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
+    # What was compared and what was not, section by section (see Harness.compared_sections).
+    compared: dict[str, Any] = field(default_factory=dict)
     failure: EngineFailure | None = None
 
     @property
@@ -136,10 +139,13 @@ class Report:
             lines.append(f"the engine does not support (not compared): {_show_unsupported(note)}")
         for topic in self.declared.get("projection", {}):
             lines.append(f"the engine projects its game onto the protocol for: {topic} (see its handshake)")
+        lines += [f"{section}: {text}" for section, text in compared_text(self.compared)]
         if self.failure is not None:
             lines.append(f"ENGINE FAILURE ({self.failure.kind}): {self.failure.message}")
         if not self.disagreements and self.failure is None:
-            lines.append("no disagreement found")
+            missing = [s for s, c in self.compared.items() if not c.get("compared")]
+            lines.append("no disagreement found" + (f" in what was compared (not compared: {', '.join(missing)})"
+                                                    if missing else ""))
         if self.disagreements:
             lines.append(f"{len(self.disagreements)} root cause(s):")
         for rule, ds in sorted(self.by_rule().items()):
@@ -168,10 +174,26 @@ class Report:
                 "actions_applied": self.actions_applied, "actions_per_second": round(self.actions_per_second, 1),
                 "failure": None if self.failure is None else
                 {"kind": self.failure.kind, "message": self.failure.message},
-                "declared": self.declared,
+                "declared": self.declared, "compared": self.compared,
                 "disagreements": [d.to_json() for d in self.disagreements],
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
                 "coverage": self.coverage}
+
+
+def compared_text(compared: dict[str, Any]) -> list[tuple[str, str]]:
+    """One line per section of a report's ``compared``: what was compared there, or why it was not."""
+    out = []
+    for section, c in compared.items():
+        if not c.get("compared"):
+            out.append((section, f"NOT compared ({c.get('why', 'the engine does not offer it')})"))
+            continue
+        text = f"compared {c['times']} time(s)" if "times" in c else "compared"
+        if c.get("keys"):
+            text += f" ({', '.join(c['keys'])})"
+        if c.get("not_compared"):
+            text += f"; not compared: {', '.join(c['not_compared'])}"
+        out.append((section, text))
+    return out
 
 
 def _show_unsupported(x: Any) -> str:
@@ -242,6 +264,34 @@ class Harness:
                 self.unsupported.append((x, None))
         self.ex: _Example | None = None
         self._rule_deps: dict[str, set[str]] | None = None
+        # What the engine's answers let the run compare (see compared_sections).
+        self.result_keys: set[str] = set()
+        self.result_rows = 0
+        self.game_end_keys: set[str] = set()
+        self.mid_game = 0
+
+    def compared_sections(self) -> dict[str, dict[str, Any]]:
+        """Section by section, what the run compared and what it did not, and why not."""
+        caps = self.capabilities
+        sheet = sorted(d.name for d in self.rs.recorded)
+        out: dict[str, dict[str, Any]] = {}
+        out["legal actions"] = ({"compared": True, "times": self.compared} if caps.get("legal_actions", True) else
+                                {"compared": False, "why": "the engine declares legal_actions: false; only its "
+                                 "accepting the oracle's moves and refusing illegal ones was checked"})
+        if not caps.get("results", True):
+            out["results"] = {"compared": False, "why": "the engine declares results: false"}
+        else:
+            keys = sorted(self.result_keys)
+            out["results"] = {"compared": bool(keys), "times": self.result_rows, "keys": keys,
+                              "not_compared": [k for k in sheet if k not in self.result_keys],
+                              **({} if keys else {"why": "no deal was finished, or the engine reported no value "
+                                                  "the rules write"})}
+        out["game end"] = ({"compared": True, "keys": sorted(self.game_end_keys)} if self.game_end_keys else
+                           {"compared": False, "why": "the engine's results say nothing of the game's end"})
+        out["set_state"] = ({"compared": True, "times": self.mid_game} if self.mid_game else
+                            {"compared": False, "why": "the engine declares set_state: false" if not
+                             caps.get("set_state", True) else "no game started mid-game"})
+        return out
 
     # ------------------------------------------------------------------ one example
     def play(self, draw: st.DrawFn) -> None:
@@ -264,6 +314,8 @@ class Harness:
         self.engine.new_game(self.ruleset, players, dealer)
         if state:
             self.engine.set_state(state)
+            if self.counting:
+                self.mid_game += 1
         deals = draw(st.integers(1, self.max_deals))
         # A style of play for the whole game: favour one kind of action (concede, pass, …), and follow or
         # go against the play hints. Both shrink to plain hinted play.
@@ -405,8 +457,10 @@ class Harness:
     def _legal_mismatch(self, game: Game, rec: Recorder, mine: set[str], theirs: dict[str, Any]) -> None:
         extra = sorted(set(theirs) - mine)
         missing = sorted(mine - set(theirs))
+        # Both lists as the protocol writes actions (the keys compared are case-folded).
+        ours = {self._key(x): x for x in game.legal_actions()} if missing else {}
         note = {"engine_allows": [theirs[k] for k in extra][:50],
-                "engine_lacks": [json.loads(k) for k in missing][:50]}
+                "engine_lacks": [self._enc(ours[k]) for k in missing if k in ours][:50]}
         assert self.ex is not None
         # Once a known difference has shown in this game, later ones are most likely its echoes: the costly
         # what-if replays are left out.
@@ -425,11 +479,11 @@ class Harness:
             rule, kind = self._rule_of(game, a)
             sig = f"legal-actions:extra:{rule}:{kind}"
             if sig not in self.known:
-                rec.record["deals"][-1]["actions"].append(a)
+                rec.record["deals"][-1]["actions"].append(self._as_recorded(a))
             self._fail(rec, "legal-actions", kind, rule, f"the engine allows {self._jtext(a)}, which rule {rule} "
                        f"forbids ({len(extra)} such action(s) here)", sig, note=note)
         if missing:
-            a = next(self._enc(x) for x in game.legal_actions() if self._key(x) == missing[0])
+            a = self._enc(ours[missing[0]])
             kind = a["action"]
             rule = self.rs.action_rule.get(kind, kind)
             sig = f"legal-actions:missing:{kind}:{game.phase}"
@@ -570,15 +624,23 @@ class Harness:
                        f"oracle {i + 1}")
         row = game.sheet[-1]
         wrong: dict[str, tuple[Any, Any]] = {}
+        if self.counting:
+            self.result_rows += 1
         for key, value in theirs[i].items():
             if key in row and key not in _RESULT_ONLY:
-                want = self._sheet(key, row[key])
+                if self.counting:
+                    self.result_keys.add(key)
+                mine, value = self._meaningful(key, row, row[key], value)
+                want = self._sheet(key, mine)
                 if _norm(value) != _norm(want):
                     wrong[key] = (value, want)
         end = self._engine_call(self.engine.game_end, rec, self._sheet_rule) if i == len(theirs) - 1 else {}
         for key, var in _GAME_END.items():
-            if isinstance(end, dict) and key in end and end[key] != game.v[var]:
-                wrong[key] = (end[key], game.v[var])
+            if isinstance(end, dict) and key in end:
+                if self.counting:
+                    self.game_end_keys.add(key)
+                if end[key] != game.v[var]:
+                    wrong[key] = (end[key], game.v[var])
         if not wrong:
             return
         key, rule = self._results_cause(wrong, row)
@@ -593,6 +655,19 @@ class Harness:
         self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {shown} (rule {rule} writes {key})",
                    f"results:{rule}", record=probe,
                    note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}})
+
+    def _meaningful(self, key: str, row: dict[str, Any], mine: Any, theirs: Any) -> tuple[Any, Any]:
+        """Both sides' value of ``key``, less the seats for which the rules say it means nothing (a per-player
+        value declared ``only_while`` a flag: the deals on the barrel of a player not on it)."""
+        decl = self.rs.vars.get(key)
+        flag = decl.only_while if decl is not None else None
+        if flag is None or not isinstance(mine, list) or not isinstance(theirs, list) or len(mine) != len(theirs):
+            return mine, theirs
+        held = row.get(flag)
+        if not isinstance(held, list):
+            return mine, theirs
+        return ([m if held[s] else None for s, m in enumerate(mine)],
+                [t if held[s] else None for s, t in enumerate(theirs)])
 
     def _results_cause(self, wrong: dict[str, tuple[Any, Any]], row: dict[str, Any]) -> tuple[str, str]:
         """The differing value that explains the others, and the rule whose effect wrote it.
@@ -785,8 +860,17 @@ class Harness:
 
     @staticmethod
     def _jtext(a: dict[str, Any]) -> str:
+        """A protocol action as the validator words one: the seat counted from 1, with its player's name."""
         rest = " ".join(f"{k}={v}" for k, v in a.items() if k not in ("seat", "action"))
-        return f"seat {a.get('seat')} {a.get('action')} {rest}".strip()
+        s = a.get("seat")
+        who = seat_words(s, PLAYERS[s]) if type(s) is int and 0 <= s < len(PLAYERS) else f"seat {s!r}"
+        return f"{who} {a.get('action')} {rest}".strip()
+
+    @staticmethod
+    def _as_recorded(a: dict[str, Any]) -> dict[str, Any]:
+        """A protocol action (its seat a number from 0) as a record writes it (its seat by the player's name)."""
+        s = a.get("seat")
+        return {**a, "seat": PLAYERS[s]} if type(s) is int and 0 <= s < len(PLAYERS) else dict(a)
 
     def stats(self) -> dict[str, tuple[int, int]]:
         formal = sorted(r for r in self.rs.rules if r in self.rs.logic_rules or self.rs.rules[r].get("params"))
@@ -919,6 +1003,7 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.actions_compared = h.compared
     report.actions_applied = h.applied
     report.checks = h.stats()
+    report.compared = h.compared_sections()
     report.coverage = {r: f for r, (_, f) in report.checks.items()}
     return report
 

@@ -38,8 +38,10 @@ def _load() -> list[Mutant]:
 MUTANTS = _load()
 
 
-def mutant_ruleset(m: Mutant, base: str = "classic") -> Ruleset:
-    res = resolve(base, params=m.params or None)
+def mutant_ruleset(m: Mutant, base: str = "classic", overlays: list[str] | None = None,
+                   params: dict[str, Any] | None = None) -> Ruleset:
+    """The ``base`` ruleset (with ``overlays`` and ``params``) with the mutant's one rule broken."""
+    res = resolve(base, overlays, {**(params or {}), **m.params} or None)
     res.name = f"{base}~{m.name}"
     for ref in m.drop:
         res.sequence.drop(res.sequence.find(ref, None))
@@ -56,7 +58,11 @@ def mutant_ruleset(m: Mutant, base: str = "classic") -> Ruleset:
 class MutantEngine(OracleEngine):
     def __init__(self, m: Mutant, base: str = "classic") -> None:
         super().__init__(mutant_ruleset(m, base), name=f"mutant:{m.name}")
+        self.base = base
         self.mutant = m
+
+    def ruleset_with(self, overlays: list[str], params: dict[str, Any]) -> Ruleset:
+        return mutant_ruleset(self.mutant, self.base, overlays, params)
 
 
 def by_name(name: str) -> Mutant:

@@ -40,6 +40,9 @@ def _handle(engine: EngineAdapter, msg: dict[str, Any]) -> dict[str, Any]:
                 **engine.hello()}
         return {"id": rid, "ok": True, "protocol": PROTOCOL, "engine": engine.name, "capabilities": caps}
     if cmd == "new_game":
+        # The harness names the run's overlays and parameters in every new_game (protocol.md, new_game).
+        if "overlays" in msg or "params" in msg:
+            engine.configure(list(msg.get("overlays") or []), dict(msg.get("params") or {}))
         engine.new_game(msg["ruleset"], list(msg["players"]), int(msg["dealer"]))
         return {"id": rid, "ok": True}
     if cmd == "set_state":
@@ -61,11 +64,14 @@ def _handle(engine: EngineAdapter, msg: dict[str, Any]) -> dict[str, Any]:
     return {"id": rid, "error": f"unknown command {cmd!r}"}
 
 
-def main(ruleset: str, mutant: str | None = None) -> int:
+def main(ruleset: str, mutant: str | None = None, overlays: list[str] | None = None,
+         params: dict[str, Any] | None = None) -> int:
     if mutant:
         from .mutants import MutantEngine, by_name
 
         engine: EngineAdapter = MutantEngine(by_name(mutant), ruleset)
     else:
         engine = OracleEngine(ruleset)
+    if overlays or params:
+        engine.configure(list(overlays or []), dict(params or {}))
     return serve(engine)

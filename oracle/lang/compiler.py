@@ -63,6 +63,7 @@ class VarDecl:
     rule_id: str
     explained_by: str | None = None
     samples: list[Any] | None = None
+    only_while: str | None = None  # a per-seat flag: this per-seat value means something only where it holds
 
 
 @dataclass

@@ -196,7 +196,8 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
                                         var_init(vtype, plain(spec.get("init")), deck),
                                         bool(spec.get("record", False)), zone, rid,
                                         str(spec["explained_by"]) if "explained_by" in spec else None,
-                                        plain(spec["samples"]) if "samples" in spec else None)
+                                        plain(spec["samples"]) if "samples" in spec else None,
+                                        str(spec["only_while"]) if "only_while" in spec else None)
         for dname, spec in (doc.get("define") or {}).items():
             where = where_of(dname, doc)
             if str(dname) in defines or str(dname) in REGISTRY:
@@ -228,6 +229,13 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
                                              fields, choices, spec.get("sample"), float(hints.get("weight", 1.0)),
                                              hints.get("prefer") == "low", hints.get("hint"), spec.get("when"),
                                              where)
+    for doc in rules.values():
+        for vname, spec in (doc.get("state") or {}).items():
+            flag = vars_.get(str(spec.get("only_while"))) if "only_while" in spec else None
+            if "only_while" in spec and (flag is None or flag.scope != "seat" or T.base(flag.type) != "bool"
+                                         or vars_[str(vname)].scope != "seat"):
+                raise RuleFileError(f"only_while: {str(spec['only_while'])!r} is not a per-player flag, or "
+                                    f"{str(vname)!r} is not a per-player value", where_of(spec["only_while"], doc))
     marks: dict[str, dict[str, str]] = {}
     for doc in rules.values():
         for mname, spec in (doc.get("marks") or {}).items():
