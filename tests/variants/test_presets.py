@@ -8,9 +8,9 @@ import os
 import random
 
 import pytest
+from deals import BARE, play_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from deals import BARE, play_deal
 from positions import BLIND, BLIND120, GOLDEN, PACK, TRADING, random_games, rs, rules
 from support import Table, ruleset
 
@@ -151,8 +151,8 @@ def _ll(**params):
 
 
 def test_left_leads_has_no_concession():
-    for rs, allowed in ((_ll(), False), (_ll(rospis_allowed=True), True)):
-        t = Table(rs, hands={1: "AS 10S AC 10C AD 10D KH"}, talon="AH QH KS", dealer=0)
+    for ruleset_, allowed in ((_ll(), False), (_ll(rospis_allowed=True), True)):
+        t = Table(ruleset_, hands={1: "AS 10S AC 10C AD 10D KH"}, talon="AH QH KS", dealer=0)
         t.win_auction(1).act(1, "take-talon")
         if allowed:
             t.act(1, "concede")
@@ -178,8 +178,8 @@ def test_left_leads_a_defender_reaching_1000_from_below_the_barrel_wins():
 
 
 def test_left_leads_caps_a_contract_only_by_the_marriage():
-    for rs, allowed in ((_ll(), True), (_ll(max_bid=300), False)):
-        t = Table(rs, hands={1: "AS 10S AC 10C AD KH QH"}, talon="AH 10H KS", dealer=0)
+    for ruleset_, allowed in ((_ll(), True), (_ll(max_bid=300), False)):
+        t = Table(ruleset_, hands={1: "AS 10S AC 10C AD KH QH"}, talon="AH 10H KS", dealer=0)
         t.win_auction(1).act(1, "take-talon").act(1, "give", card="KS", to=2).act(1, "give", card="10C", to=0)
         if allowed:
             t.act(1, "announce", value=305)
@@ -189,15 +189,15 @@ def test_left_leads_caps_a_contract_only_by_the_marriage():
 
 
 def test_left_leads_shows_the_talon_taken_at_the_hundred():
-    for rs, shown in ((_ll(), True), (_ll(hundred_talon_hidden=True), False)):
-        t = Table(rs, hands={1: "AS 10S AC 10C AD KH QH"}, talon="AH 10H KS", dealer=0)
+    for ruleset_, shown in ((_ll(), True), (_ll(hundred_talon_hidden=True), False)):
+        t = Table(ruleset_, hands={1: "AS 10S AC 10C AD KH QH"}, talon="AH 10H KS", dealer=0)
         t.win_auction(1).act(1, "take-talon")
         assert t.v["talon_shown"] is shown
 
 
 def test_left_leads_lets_the_declarer_claim_three_nines_after_the_talon():
-    for rs, allowed in ((_ll(), True), (_ll(nines_jacks_late_claimers="defenders"), False)):
-        t = Table(rs, hands={1: "9S 9C 9D AS AC AD AH"}, talon="10H KS QS", dealer=0)
+    for ruleset_, allowed in ((_ll(), True), (_ll(nines_jacks_late_claimers="defenders"), False)):
+        t = Table(ruleset_, hands={1: "9S 9C 9D AS AC AD AH"}, talon="10H KS QS", dealer=0)
         t.to_play(1, give=("KS", "QS"))
         if allowed:
             t.act(1, "redeal-nines-jacks-late")
