@@ -8,7 +8,7 @@ import os
 import random
 
 import pytest
-from deals import BARE, play_deal
+from deals import BARE, concede, play_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import BLIND, BLIND120, GOLDEN, PACK, TRADING, random_games, rs, rules
@@ -204,3 +204,34 @@ def test_left_leads_lets_the_declarer_claim_three_nines_after_the_talon():
             assert t.last["marks"] == [["redeal-nines-jacks", 1]]
         else:
             assert t.rejects(1, "redeal-nines-jacks-late").reason == "declarer-cannot-claim"
+
+
+def _dl(**params):
+    return ruleset("declarer-leads", cut_modelled=False, **params)
+
+
+def test_declarer_leads_a_poor_talon_is_dealt_again_by_itself():
+    # F3 103: with a talon under 5 points a new deal "takes place"; nobody has to ask.
+    for ruleset_, void in ((_dl(), True), (_dl(poor_talon_mode="always"), False)):
+        t = Table(ruleset_, hands={1: "AS 10S AC 10C AD 10D AH"}, talon="9S 9C JD", dealer=0)
+        t.win_auction(1).act(1, "take-talon")
+        assert (t.game.phase != "talon") is void
+        if void:
+            assert t.last["marks"] == [["redeal-poor-talon", 1]]
+        else:
+            t.act(1, "redeal-poor-talon")
+
+
+def test_declarer_leads_concedes_only_before_passing_and_holds_a_defender_at_880():
+    t = concede(rs=_dl(), scores=[950, 0, 0])
+    assert t.v["score"] == [880, -100, 60] and t.v["on_barrel"][0]  # F3 122: accrual stops at 880
+    t = Table(_dl(), hands={1: "AS 10S AC 10C AD 10D KH"}, talon="AH QH KS", dealer=0)
+    t.win_auction(1).act(1, "take-talon").act(1, "give", card="KS", to=2)
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_declarer_leads_three_falls_reset_the_score():
+    # F3 122: three unplayed barrels reset the score; F3 124: the sitter is knocked off by a newcomer.
+    state = {"on_barrel": [False, True, False], "barrel_deals": [0, 2, 0], "barrel_falls": [0, 2, 0]}
+    t = concede(rs=_dl(), scores=[0, 880, 0], state=state)
+    assert t.v["score"][1] == 0 and t.last["marks"][-1] == ["barrel-reset", 1]
