@@ -37,8 +37,6 @@ EXPECTED_INCOMPLETE = {
     # i24c
     "two-bank", "two-dead-hand", "two-draw-pile", "two-first-way", "two-last-trick", "two-one-card",
     "two-talon-to-opponent", "two-trading",
-    # i24core
-    "barrel-900",
 }
 COMPLETE = sorted(n for n in PRESETS if n not in ENGINE_PRESETS | EXPECTED_INCOMPLETE)
 

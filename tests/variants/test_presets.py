@@ -235,3 +235,41 @@ def test_declarer_leads_three_falls_reset_the_score():
     state = {"on_barrel": [False, True, False], "barrel_deals": [0, 2, 0], "barrel_falls": [0, 2, 0]}
     t = concede(rs=_dl(), scores=[0, 880, 0], state=state)
     assert t.v["score"][1] == 0 and t.last["marks"][-1] == ["barrel-reset", 1]
+
+
+def _b9(**params):
+    return ruleset("barrel-900", cut_modelled=False, **params)
+
+
+def test_barrel_900_has_no_concession_and_shows_the_talon_taken_at_the_hundred():
+    t = Table(_b9(), hands={1: "AS 10S AC 10C AD 10D KH"}, talon="AH QH KS", dealer=0)
+    t.win_auction(1).act(1, "take-talon")
+    assert t.v["talon_shown"] and t.rejects(1, "concede").reason == "no-rospis"
+
+
+def test_barrel_900_knows_only_the_three_tries():
+    # Seat 1 sits on the barrel (his first try, at 121) and takes nothing; seat 2, at 800, takes all 120.
+    for params, sitters, score in (({}, [False, True, True], [0, 900, 900]),
+                                   ({"knock_off": True}, [False, False, True], [0, 780, 900])):
+        state = {"on_barrel": [False, True, False]}
+        t = play_deal(BARE, rs=_b9(**params), scores=[0, 900, 800], state=state)
+        assert t.last["contract"] == 121
+        assert t.v["on_barrel"] == sitters and t.v["score"] == score
+    # The third failed try: 900 - 120 and no reset.
+    state = {"on_barrel": [False, True, False], "barrel_deals": [0, 2, 0], "barrel_falls": [0, 2, 0]}
+    t = play_deal(BARE, rs=_b9(), scores=[0, 900, 0], state=state)
+    assert t.v["score"][1] == 780 and not t.v["on_barrel"][1]
+
+
+def test_barrel_900_the_first_to_1000_wins_from_anywhere():
+    t = play_deal(BARE, rs=_b9(), scores=[0, 0, 890])
+    assert t.game.over and t.v["winner"] == 2
+    held = play_deal(BARE, rs=_b9(cross_barrel="declarer"), scores=[0, 0, 890])
+    assert not held.game.over and held.v["score"][2] == 900
+
+
+def test_barrel_900_caps_a_contract_only_by_the_marriage():
+    t = Table(_b9(), hands={1: "AS 10S AC 10C AD KH QH"}, talon="AH 10H KS", dealer=0)
+    t.win_auction(1).act(1, "take-talon").act(1, "give", card="KS", to=2).act(1, "give", card="10C", to=0)
+    t.act(1, "announce", value=305)
+    assert t.v["contract"] == 305
