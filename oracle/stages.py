@@ -11,7 +11,7 @@ from __future__ import annotations
 STAGES: tuple[tuple[str, frozenset[str]], ...] = (
     ("shared", frozenset({"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache", "stages"})),
     ("rule language", frozenset({"lang"})),
-    ("rule files and rulesets", frozenset({"rulefile", "sequence", "ruleset", "sources"})),
+    ("rule files and rulesets", frozenset({"rulefile", "sequence", "ruleset", "sources", "dossier"})),
     ("interpreter", frozenset({"engine", "state", "cards", "rulecounts"})),
     ("records", frozenset({"records"})),
     ("users", frozenset({"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",
