@@ -1,0 +1,96 @@
+"""Issue 24: a named ruleset judges as its own source does, for the rules it inherits too.
+
+Each test is a small position that the preset's source judges one way: the preset must judge it that
+way, and the same preset with the inherited (core) value judges it the other way, so the test notices
+when the preset's switch is lost.
+"""
+
+from __future__ import annotations
+
+from deals import marks
+from support import Table
+
+from oracle import load_ruleset
+from oracle.ruleset import Ruleset
+
+
+def preset(name: str, **params: object) -> Ruleset:
+    return load_ruleset(name, params=params or None)
+
+
+def sitting(*seats: int) -> list[bool]:
+    return [s in seats for s in range(3)]
+
+
+# ---------------------------------------------------------------- dealers-hundred (F0 1-36)
+# Dealer 1 holds the hundred (F0 10), so seat 1 is the declarer when seats 2 and 0 pass. The positions give the
+# hands themselves, so the cut is left out.
+
+
+def dh(**params: object) -> Ruleset:
+    return preset("dealers-hundred", cut_modelled=False, **params)
+
+
+def hundred_conceded(rs: Ruleset, scores: list[int], state: dict | None = None) -> Table:
+    t = Table(rs, dealer=1, scores=scores, state=state)
+    t.win_auction(1)
+    t.act(1, "take-talon").act(1, "concede")
+    return t
+
+
+def test_dealers_hundred_lets_a_defender_jump_the_barrel_to_1000():
+    # F0 35: only a score between 880 and 1000 is held at 880; the first to 1000 or more wins.
+    t = hundred_conceded(dh(), scores=[950, 0, 0])
+    assert t.v["score"] == [1010, -100, 60] and t.game.over and t.v["winner"] == 0
+    held = hundred_conceded(dh(cross_barrel="declarer"), scores=[950, 0, 0])
+    assert held.v["score"][0] == 880 and not held.game.over
+
+
+def test_dealers_hundred_has_no_joint_roll_off():
+    # F0 1 announces only the knock-off of a sitter; the joint roll-off is the house rule F0 77.
+    t = hundred_conceded(dh(), scores=[850, 0, 830])
+    assert t.v["score"] == [880, -100, 880] and t.v["on_barrel"] == sitting(0, 2)
+    joint = hundred_conceded(dh(simultaneous_fall=True), scores=[850, 0, 830])
+    assert joint.v["score"] == [760, -100, 760] and joint.v["on_barrel"] == sitting()
+
+
+def test_dealers_hundred_counts_no_falls():
+    # Seat 0, on the barrel with two falls behind him, is knocked off by seat 2: 760, and no reset (F0 75 is
+    # a house rule).
+    state = {"on_barrel": sitting(0), "barrel_falls": [2, 0, 0]}
+    t = hundred_conceded(dh(), scores=[880, 0, 830], state=state)
+    assert t.v["score"] == [760, -100, 880] and marks(t, "barrel-reset") == []
+    counted = hundred_conceded(dh(falls_limit=3), scores=[880, 0, 830], state=state)
+    assert counted.v["score"][0] == 0 and marks(counted, "barrel-reset") == [0]
+
+
+# Seat 1 holds the hearts, diamonds and clubs marriages: 120 + 240 = 360 is his cap (F0 10).
+MARRIAGES = {1: "KH QH KD QD KC QC AS"}
+
+
+def announcing(rs: Ruleset, value: int) -> Table:
+    t = Table(rs, hands=MARRIAGES, talon="AH 10H 9S", dealer=1)
+    t.win_auction(1)
+    t.act(1, "take-talon")
+    for to, card in ((2, "9S"), (0, "AS")):
+        t.act(1, "give", card=card, to=to)
+    return t
+
+
+def test_dealers_hundred_caps_a_contract_only_by_the_marriages():
+    t = announcing(dh(), 305)
+    t.act(1, "announce", value=305)
+    assert t.v["contract"] == 305
+    capped = announcing(dh(max_bid=300), 305)
+    assert capped.rejects(1, "announce", value=305).reason == "over-max-bid"
+    over = announcing(dh(), 365)
+    assert over.rejects(1, "announce", value=365).reason == "over-marriage-cap"
+
+
+def test_dealers_hundred_allows_a_concession_after_passing_the_cards():
+    # F0 28: after taking the talon; nothing ties it to the moment before the passing.
+    t = announcing(dh(), 100)
+    t.act(1, "concede")
+    assert t.last["delta"] == [60, -100, 60]
+    before = announcing(dh(rospis_timing="before-passing"), 100)
+    assert before.rejects(1, "concede").reason == "rospis-timing"
