@@ -94,3 +94,25 @@ def test_dealers_hundred_allows_a_concession_after_passing_the_cards():
     assert t.last["delta"] == [60, -100, 60]
     before = announcing(dh(rospis_timing="before-passing"), 100)
     assert before.rejects(1, "concede").reason == "rospis-timing"
+
+
+# ---------------------------------------------------------------- trading-three (F0 93-95 on F0 1-36)
+
+
+def trading_to_play(rs: Ruleset) -> Table:
+    """Dealer 0; seat 1 opens at 100 and wins, takes the shown talon, gives two cards and announces."""
+    t = Table(rs, hands={1: "AS 10S KS QS JS 9S AC"}, talon="9D JC JD", dealer=0)
+    t.act(1, "bid", value=100).act(2, "pass").act(0, "pass")
+    t.act(1, "take-talon").act(1, "give", card="JC", to=2).act(1, "give", card="JD", to=0)
+    t.act(1, "announce", value=100)
+    return t
+
+
+def test_trading_three_keeps_the_articles_lead_by_the_dealer():
+    # F0 95 changes the auction only; the traditional rule of its article gives the first lead to the dealer (F0 30).
+    t = trading_to_play(preset("trading-three", cut_modelled=False))
+    assert t.v["turn"] == 0
+    assert t.game.check(t.action(1, "play", card="AS")) is not None
+    t.act(0, "play", card=t.hand(0)[0])
+    classic_lead = trading_to_play(preset("trading-three", cut_modelled=False, first_lead="declarer"))
+    assert classic_lead.v["turn"] == 1
