@@ -12,6 +12,7 @@ from support import Table
 
 from oracle import load_ruleset
 from oracle.ruleset import Ruleset
+from variants.test_game_501 import FIXED, HANDS_D, TO_KH
 
 
 def preset(name: str, **params: object) -> Ruleset:
@@ -116,3 +117,21 @@ def test_trading_three_keeps_the_articles_lead_by_the_dealer():
     t.act(0, "play", card=t.hand(0)[0])
     classic_lead = trading_to_play(preset("trading-three", cut_modelled=False, first_lead="declarer"))
     assert classic_lead.v["turn"] == 1
+
+
+# ---------------------------------------------------------------- five-hundred-one (F0 97-106 on F0 1-36)
+
+
+def test_five_hundred_one_has_no_barrel():
+    # F0 106: the first to 501 wins; the text has no barrel. Seat 0, a defender at 300, takes 93: 393, not held
+    # at a barrel of 381 as the 381 reading (game-501.ruleset on classic) would hold him.
+    def play(rs: Ruleset, dealer: int) -> Table:
+        t = Table(rs, hands=HANDS_D, talon="9D JC 9H", dealer=dealer, scores=[300, 0, 0])
+        t.win_auction(1).act(1, "take-talon").act(1, "name-trump", named="S")
+        t.act(1, "give", card="JC", to=0).act(1, "give", card="9H", to=2).act(1, "announce", value=100)
+        return t.play(*TO_KH, "9S", "QD", "9D", "KD", "QH")
+
+    t = play(preset("five-hundred-one", cut_modelled=False), dealer=1)
+    assert t.v["score"][0] == 393 and t.v["on_barrel"] == sitting()
+    barrel = play(load_ruleset("classic", [*FIXED, "game-501.target", "game-501.ruleset"]), dealer=0)
+    assert barrel.v["score"][0] == 381 and barrel.v["on_barrel"] == sitting(0)
