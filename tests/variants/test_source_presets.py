@@ -7,7 +7,7 @@ when the preset's switch is lost.
 
 from __future__ import annotations
 
-from deals import marks
+from deals import BARE, marks, play_deal
 from support import Table
 
 from oracle import load_ruleset
@@ -135,3 +135,30 @@ def test_five_hundred_one_has_no_barrel():
     assert t.v["score"][0] == 393 and t.v["on_barrel"] == sitting()
     barrel = play(load_ruleset("classic", [*FIXED, "game-501.target", "game-501.ruleset"]), dealer=0)
     assert barrel.v["score"][0] == 381 and barrel.v["on_barrel"] == sitting(0)
+
+
+# ---------------------------------------------------------------- online-service (F0 166-215)
+
+
+def test_online_service_has_no_concession():
+    # F0 203-205 go from the talon to the contract and its result: there is no роспись.
+    t = Table(preset("online-service"), dealer=0)
+    t.win_auction(1).act(1, "take-talon")
+    assert t.rejects(1, "concede").reason == "no-rospis"
+    conceding = Table(preset("online-service", rospis_allowed=True), dealer=0)
+    conceding.win_auction(1).act(1, "take-talon").act(1, "concede")
+    assert conceding.last["delta"] == [60, -100, 60]
+
+
+def test_online_service_pays_each_opponent_60_on_a_failed_contract():
+    # F0 205: the declarer loses his contract and "the opponents get 60 each"; seat 2 took all 120 card points.
+    t = play_deal(BARE, rs=preset("online-service"))
+    assert t.last["delta"] == [60, -100, 60]
+    own = play_deal(BARE, rs=preset("online-service", failed_contract_defenders="own-points"))
+    assert own.last["delta"] == [0, -100, 120]
+
+
+def test_online_service_knows_no_exposed_card():
+    # The computer deals (F0 172): nobody can claim a card shown in the deal.
+    assert "expose-card" not in preset("online-service").actions
+    assert "expose-card" in load_ruleset("classic").actions
