@@ -162,3 +162,19 @@ def test_online_service_knows_no_exposed_card():
     # The computer deals (F0 172): nobody can claim a card shown in the deal.
     assert "expose-card" not in preset("online-service").actions
     assert "expose-card" in load_ruleset("classic").actions
+
+
+# ---------------------------------------------------------------- computer-game (F0 120-162)
+
+
+def test_the_computer_game_has_no_concession():
+    # F0 146 goes from the talon to the lead and the scoring, and the settings (F0 148-154) offer no concession.
+    for name in ("computer-game", "four-computer-game"):
+        t = Table(preset(name), dealer=0)
+        seat = t.v["turn"]
+        t.win_auction(seat).act(seat, "take-talon")
+        assert t.rejects(seat, "concede").reason == "no-rospis"
+        assert "expose-card" not in t.rs.actions  # the program deals: no exposed card to claim
+    t = Table(preset("computer-game", rospis_allowed=True), dealer=0)
+    t.win_auction(2).act(2, "take-talon").act(2, "concede")
+    assert t.last["conceded"]
