@@ -217,7 +217,8 @@ def test_a_decision_must_cite_the_presets_side():
 def test_a_parent_answers_only_for_a_child_that_keeps_its_source():
     assert [d.id for d in dossier.dossier_chain(LIB, "four-computer-game")] == ["four-computer-game",
                                                                                  "computer-game"]
-    assert [d.id for d in dossier.dossier_chain(LIB, "five-hundred-one")] == ["five-hundred-one"]
+    assert [d.id for d in dossier.dossier_chain(LIB, "five-hundred-one")] == ["five-hundred-one", "dealers-hundred"]
+    assert [d.id for d in dossier.dossier_chain(LIB, "four-dealer-observes")] == ["four-dealer-observes"]
     assert [d.id for d in dossier.dossier_chain(LIB, "tysiac")] == ["tysiac"]
 
 
