@@ -8,9 +8,9 @@ import os
 import random
 
 import pytest
+from deals import BARE, play_deal
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from deals import BARE, play_deal
 from positions import BLIND, BLIND120, GOLDEN, PACK, TRADING, random_games, rs, rules
 from support import Table, ruleset
 
