@@ -37,7 +37,7 @@ EXPECTED_INCOMPLETE = {
     "two-bank", "two-dead-hand", "two-draw-pile", "two-first-way", "two-last-trick", "two-one-card",
     "two-talon-to-opponent", "two-trading",
     # i24core
-    "left-leads", "declarer-leads", "barrel-900",
+    "declarer-leads", "barrel-900",
 }
 COMPLETE = sorted(n for n in PRESETS if n not in ENGINE_PRESETS | EXPECTED_INCOMPLETE)
 
@@ -175,11 +175,12 @@ def test_a_missing_rule_and_a_missing_parameter_are_named():
     rs = load_ruleset("left-leads")
     doc = LIB.presets["left-leads"]
     before = dossier.missing(rs, [doc])
-    after = dossier.missing(rs, [_without(doc, "variant.samosval", "first_lead")])
+    after = dossier.missing(rs, [_without(doc, "variant.samosval", "first_lead", "play.first-lead")])
     # the samosval's own parameters were answered through the rule's entry, and now are not
     assert set(after) - set(before) == {"no dossier entry for rule 'variant.samosval'",
                                         "no dossier entry for parameter 'samosval_score' (rule variant.samosval)",
                                         "no dossier entry for parameter 'samosval_reset_to' (rule variant.samosval)",
+                                        "no dossier entry for rule 'play.first-lead'",
                                         "no dossier entry for parameter 'first_lead' (rule play.first-lead)"}
 
 
@@ -190,8 +191,9 @@ def test_an_entry_answers_through_also_and_silent_and_an_overlay_through_its_own
     doc = LIB.presets["left-leads"]
     cite = [{"seed": "003_6bdcd0fbd49a2f68.txt", "lines": [38, 38]}]
     why = {"en": "silent", "ru": "молчит"}
-    data = {**doc.data, "dossier": {**doc.data["dossier"], "play.must-trump": {"sources": cite,
-                                                                                 "also": ["play.follow-suit"]}},
+    kept = {k: v for k, v in _without(doc, "play.follow-suit", "deck.rank-order", "game-end.target").data[
+        "dossier"].items()}
+    data = {**doc.data, "dossier": {**kept, "play.must-trump": {"sources": cite, "also": ["play.follow-suit"]}},
             "silent": [{"for": ["deck.rank-order", "target"], "sources": cite, "decision": why}]}
     rows = {r.point.key: r.answer for r in dossier.rows(rs, [RuleDoc(doc.id, doc.path, data)])}
     assert rows["play.follow-suit"] == dossier.Answer(dossier.How.SOURCES, "left-leads", "play.must-trump",
@@ -208,7 +210,8 @@ def test_a_decision_must_cite_the_presets_side():
 
     rs = load_ruleset("left-leads")
     doc = LIB.presets["left-leads"]
-    data = {**doc.data, "silent": [{"for": ["deck.rank-order"], "decision": {"en": "x", "ru": "x"}}]}
+    data = {**_without(doc, "deck.rank-order").data,
+            "silent": [{"for": ["deck.rank-order"], "decision": {"en": "x", "ru": "x"}}]}
     problems = dossier.missing(rs, [RuleDoc(doc.id, doc.path, data)])
     assert ("rule 'deck.rank-order': the decision (left-leads: silent[0]) cites none of the preset's own lines"
             in problems)
