@@ -31,8 +31,6 @@ ENGINE_PRESETS = {"1k", "tysiac", "mekedron-four-player-a", "mekedron-four-playe
 # Presets whose dossiers do not yet answer for every point (issue 24). This list only shrinks: when a
 # preset is done, take it out (test_an_expected_incomplete_dossier_is_still_incomplete says so).
 EXPECTED_INCOMPLETE = {
-    # i24b
-    "four-dummy",
     # i24c
     "two-bank", "two-dead-hand", "two-draw-pile", "two-first-way", "two-last-trick", "two-one-card",
     "two-talon-to-opponent", "two-trading",

@@ -178,3 +178,19 @@ def test_the_computer_game_has_no_concession():
     t = Table(preset("computer-game", rospis_allowed=True), dealer=0)
     t.win_auction(2).act(2, "take-talon").act(2, "concede")
     assert t.last["conceded"]
+
+
+# ---------------------------------------------------------------- four-dummy (F3 5 on F3 7-78)
+
+
+def test_four_dummy_plays_the_rules_of_its_article():
+    # F3 5 opens the article of F3 7-78: bids strictly by five (F3 30) and no concession (the rules go from the
+    # talon to the passing and the play). Dealer 0 sits out; seat 1 holds the hundred, seat 2 speaks first.
+    t = Table(preset("four-dummy", cut_modelled=False), dealer=0)
+    assert t.v["active"] == [1, 2, 3]
+    assert t.rejects(2, "bid", value=110).reason == "bad-step"
+    t.act(2, "pass").act(3, "pass").act(1, "take-talon")
+    assert t.rejects(1, "concede").reason == "no-rospis"
+    free = Table(preset("four-dummy", cut_modelled=False, bid_step_mode="multiple", rospis_allowed=True), dealer=0)
+    free.act(2, "bid", value=110).act(3, "pass").act(1, "pass").act(2, "take-talon").act(2, "concede")
+    assert free.last["conceded"]
