@@ -34,8 +34,6 @@ EXPECTED_INCOMPLETE = {
     # i24c
     "two-bank", "two-dead-hand", "two-draw-pile", "two-first-way", "two-last-trick", "two-one-card",
     "two-talon-to-opponent", "two-trading",
-    # i24core
-    "declarer-leads", "barrel-900",
 }
 COMPLETE = sorted(n for n in PRESETS if n not in ENGINE_PRESETS | EXPECTED_INCOMPLETE)
 
@@ -245,3 +243,16 @@ def test_a_line_past_the_end_of_a_source_and_an_unknown_file_are_caught():
     assert bad_lines(doc) == [f"sources: 002_54c07b41b96fc5f3.txt has {n} lines, not {n}-{n + 1}",
                               "sources: no source file 009_0000000000000000.txt",
                               "sources: 002_54c07b41b96fc5f3.txt lines 2-2 are empty"]
+
+
+def test_classic_answers_through_the_rule_files_and_a_rule_citing_nothing_is_missing(tmp_path):
+    rows = {r.point.key: r.answer for r in dossier.rows(load_ruleset("classic"))}
+    assert rows["deck.rank-order"] == dossier.Answer(dossier.How.RULE_FILE, None, None, {})
+    root = copy_rules(tmp_path)
+    text = (root / "spec/deck/rank-order.yaml").read_text(encoding="utf-8")
+    start = text.index("sources:\n")
+    end = text.index("\n", text.index("lines: [88, 88]}")) + 1
+    edit(root, "spec/deck/rank-order.yaml", text[start:end], "sources: []\n")
+    assert dossier.missing(load_ruleset("classic", root=root)) == [
+        "no dossier entry for rule 'deck.rank-order'",
+        "no dossier entry for parameter 'rank_order' (rule deck.rank-order)"]
