@@ -159,9 +159,11 @@ def test_falling_off_the_501_barrel_costs_the_penalty():
 
 
 def test_the_five_hundred_one_preset():
-    rs = load_ruleset("five-hundred-one")
-    assert (rs.param("target"), rs.param("barrel_threshold"), rs.param("trump_changes")) == (501, 381, False)
-    t = Table(rs, hands=HANDS_D, talon=TALON_D, dealer=0)
+    # The rules of its article (dealers-hundred): seat 1 deals, holds the hundred and leads; no barrel.
+    rs = load_ruleset("five-hundred-one", params={"cut_modelled": False})
+    assert (rs.param("target"), rs.param("trump_changes")) == (501, False)
+    assert "polish.no-barrel" in rs.resolved.overlays
+    t = Table(rs, hands=HANDS_D, talon=TALON_D, dealer=1)
     t.win_auction(1).act(1, "take-talon").act(1, "give", card="JC", to=0).act(1, "give", card="9H", to=2)
     assert t.rejects(1, "announce", value=100).reason == "trump-not-named"
     t.act(1, "name-trump", named="S").act(1, "announce", value=100)

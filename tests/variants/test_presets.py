@@ -27,7 +27,7 @@ COMPUTER_OPTIONS = ["variant.redeal.four-nines", "variant.redeal.low-hand", "var
 
 def test_the_computer_game_switches_on_its_options():
     rs = load_ruleset("computer-game")
-    assert rs.resolved.overlays == COMPUTER_OPTIONS
+    assert rs.resolved.overlays == [*COMPUTER_OPTIONS, "onek.no-exposed-card"]  # the program deals
     assert (rs.param("bolt_window"), rs.param("bolt_when"), rs.param("poor_talon_mode")) == (
         "consecutive", "zero-points", "always")
 

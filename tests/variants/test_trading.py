@@ -42,10 +42,11 @@ def test_trading_three_with_a_barred_opener():
 
 
 def test_trading_three_preset_doubles_everybody_in_the_dark():
-    t = Table(load_ruleset("trading-three"), hands=HANDS, talon=TALON, dealer=0)
+    # Seat 1 deals, so he leads (the article's rule, F0 30); seat 2 must open, seat 1 outbids him dark.
+    t = Table(load_ruleset("trading-three", params={"cut_modelled": False}), hands=HANDS, talon=TALON, dealer=1)
     t.act(1, "go-dark")
-    t.act(1, "bid", value=100).act(2, "pass").act(0, "pass")
+    t.act(2, "bid", value=100).act(0, "pass").act(1, "bid", value=105).act(2, "pass")
     t.act(1, "take-talon")
     assert t.v["talon_shown"] is False
     give_and_announce(t).play(*PLAY_139)
-    assert t.last["delta"] == [28, 200, 14]
+    assert t.last["delta"] == [28, 210, 14]
