@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -32,6 +32,7 @@ PLACEHOLDER = re.compile(r"\{\{\s*([a-z0-9_]+|rule:[a-z0-9_.-]+)\s*\}\}")
 RULE_LINK = "rule:"  # {{rule:play.follow-suit}} is the link to that rule's page
 BARREL_MARKS = ("barrel-mount", "barrel-exit", "barrel-fall", "barrel-knocked-off", "barrel-reset")
 BOLT_MARKS = ("bolt", "bolt-penalty")
+_T = TypeVar("_T")
 
 
 class HowtoError(OracleError):
@@ -78,7 +79,8 @@ class GameStory:
 def _config(data_dir: Path) -> dict[str, Any]:
     path = data_dir / CONFIG
     try:
-        return plain(yaml.safe_load(path.read_text(encoding="utf-8")))
+        config: dict[str, Any] = plain(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return config
     except (OSError, yaml.YAMLError) as exc:
         raise HowtoError(f"{path}: cannot read the page's configuration: {exc}") from None
 
@@ -347,7 +349,7 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
     n_ranks = len(rs.deck.ranks)
     n_suits = len(rs.deck.suits)
 
-    def need(value: Any, what: str) -> Any:
+    def need(value: _T | None, what: str) -> _T:
         if value is None or value == []:
             raise HowtoError(f"the how-to-play record has no {what}; choose a record or a deal that has one")
         return value
@@ -457,15 +459,17 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
         "rospis_deal": lambda: str(first_mark(("rospis",))[0]),
         "rospis_player": lambda: w.name(first_mark(("rospis",))[1]),
     }
+    def figure(k: str, s: str) -> Callable[[], str]:
+        return lambda: f"![{w.data['alt'][k]}]({s})"
     for key, src in images.items():
-        facts[f"fig_{key}"] = (lambda k=key, s=src: f"![{w.data['alt'][k]}]({s})")
+        facts[f"fig_{key}"] = figure(key, src)
     return facts
 
 
 def _partner(rs: Ruleset, c: int) -> int:
     """The other card of the marriage that ``c`` belongs to."""
     n = len(rs.deck.ranks)
-    ranks = list(_v(rs, "marriage_ranks"))
+    ranks: list[int] = list(_v(rs, "marriage_ranks"))
     other = ranks[1] if c % n == ranks[0] else ranks[0]
     return (c // n) * n + other
 
