@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import NoReturn
 
 from . import __version__
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(2)

@@ -150,7 +150,7 @@ def diff(a: str, b: str) -> dict[str, Any]:
         da, db = ra.rules.get(rid), rb.rules.get(rid)
         if da is None or db is None:
             rules.append({"rule": rid, a: "present" if da else "absent", b: "present" if db else "absent",
-                          "from": (da or db).origin})  # type: ignore[union-attr]
+                          "from": (da or db).origin})  # type: ignore[union-attr]  # one is there: rid is a key of one
         elif da.origin != db.origin:
             rules.append({"rule": rid, a: _WRITTEN_BY + da.origin, b: _WRITTEN_BY + db.origin})
     only_a = [o for o in ra.overlays if o not in rb.overlays]

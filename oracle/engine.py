@@ -10,6 +10,7 @@ run rule logic when the game starts or the phase changes.
 from __future__ import annotations
 
 import pickle
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -74,10 +75,11 @@ class Action:
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-# The slots' own setters: the one way to fill an Action, used by its constructor only.
-_set_kind = Action.kind.__set__  # type: ignore[attr-defined]
-_set_seat = Action.seat.__set__  # type: ignore[attr-defined]
-_set_payload = Action.payload.__set__  # type: ignore[attr-defined]
+# The slots' own setters: the one way to fill an Action, used by its constructor only. mypy reads
+# ``Action.kind`` as the class-level ``str`` the annotation declares, not as the slot's descriptor it is.
+_set_kind: Callable[[Action, str], None] = Action.kind.__set__  # type: ignore[attr-defined, misc]
+_set_seat: Callable[[Action, int], None] = Action.seat.__set__  # type: ignore[attr-defined, misc]
+_set_payload: Callable[[Action, Mapping[str, Any]], None] = Action.payload.__set__  # type: ignore[attr-defined, misc]
 
 
 def _freeze(v: Any) -> Any:
@@ -202,7 +204,8 @@ class Game:
 
     @property
     def phase(self) -> str:
-        return self.st.v["phase"]
+        phase: str = self.st.v["phase"]
+        return phase
 
     @property
     def over(self) -> bool:
@@ -277,9 +280,12 @@ class Game:
         decl = decl or self.chance_action()
         if decl is None:
             raise OracleError(f"no chance action in phase {self.phase!r}")
+        draw = self.c.actions[decl.name].sample
+        if draw is None:
+            raise OracleError(f"action {decl.name!r} is not a chance action: it has no sample to draw")
         seat = self.actors(decl)[0]
         try:
-            payload = self.c.actions[decl.name].sample(self.st, seat)
+            payload = draw(self.st, seat)
         except Exception as exc:
             raise self._runtime(decl.rule_id, exc) from None
         return Action(decl.name, seat, payload)
@@ -534,7 +540,7 @@ def _source_lines(rs: Ruleset) -> dict[str, tuple[tuple[str, int, int], ...]]:
             for rule_id in rs.rules}
 
 
-def choose_random(game: Game, legal: list[Action], rng: Any) -> Action:
+def choose_random(game: Game, legal: list[Action], rng: random.Random) -> Action:
     """Pick a legal action the way the rules' random hints ask.
 
     An action kind is drawn in proportion to its weight, then a choice of that kind;
@@ -555,7 +561,7 @@ def choose_random(game: Game, legal: list[Action], rng: Any) -> Action:
     return options[i]
 
 
-def choose_hinted(game: Game, legal: list[Action], rng: Any, greed: float = 0.85) -> Action:
+def choose_hinted(game: Game, legal: list[Action], rng: random.Random, greed: float = 0.85) -> Action:
     """Mostly the legal action the rules' hints like best; sometimes a random one.
 
     Hints are rule-language expressions in the rule files, so a ruleset can make its
@@ -574,7 +580,7 @@ def choose_hinted(game: Game, legal: list[Action], rng: Any, greed: float = 0.85
     return best[rng.randrange(len(best))]
 
 
-def play_random(game: Game, rng: Any, max_actions: int = 100_000,
+def play_random(game: Game, rng: random.Random, max_actions: int = 100_000,
                 on_action: Callable[[Game, Action], None] | None = None, *, hinted: bool = False,
                 max_deals: int | None = None) -> int:
     """Play legal moves chosen by ``rng`` until the game ends; return the number of actions.

@@ -171,8 +171,8 @@ def invalid_games(rs: Ruleset, games: list[tuple[int, dict[str, Any], list[list[
     return [found[k] for k in sorted(set(found) - start)]
 
 
-def _try(game: Game, bad: Action, rs: Ruleset, found: dict[tuple[str, str], Golden], wanted: set[tuple[str, str]],
-         make: Any) -> None:
+def _try(game: Game, bad: Action, rs: Ruleset, found: dict[tuple[str, str], Golden],
+         wanted: set[tuple[str, str | None]], make: Any) -> None:
     rej = game.check(bad)
     if rej is None:
         return

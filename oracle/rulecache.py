@@ -148,8 +148,8 @@ def refresh(root: Path | None = None) -> None:
     for k in [k for k in _RULESETS if (k[0], k[1]) not in live]:
         del _RULESETS[k]
     held = {h for t in _TREES.values() for h in t.hashes.values()}
-    for k in [k for k in _FILES if k[2] not in held]:
-        del _FILES[k]
+    for fk in [fk for fk in _FILES if fk[2] not in held]:
+        del _FILES[fk]
 
 
 def clear() -> None:

@@ -68,10 +68,10 @@ class RuleCounts:
             r, f = self._outcome(action, rejection)
             ran |= r
             fired |= f
-        for r in ran:
-            self.ran[r] += 1
-        for r in fired:
-            self.fired[r] += 1
+        for rule in ran:
+            self.ran[rule] += 1
+        for rule in fired:
+            self.fired[rule] += 1
 
     def _outcome(self, action: CompiledAction, rejection: Rejection | None) -> tuple[frozenset[str], frozenset[str]]:
         key = (action, None, None) if rejection is None else (action, rejection.rule_id, rejection.reason)

@@ -19,7 +19,9 @@ if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start 
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    return json.loads(files("oracle").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8"))
+    text = files("oracle").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 @cache

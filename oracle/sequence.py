@@ -10,6 +10,7 @@ ruleset's order of overlays settles ties and nothing depends on numbers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import Location, RuleFileError, RulesetError
@@ -112,8 +113,8 @@ def _anchored(links: dict[int, Clause], c: Clause, anchor: Clause) -> bool:
     return False
 
 
-def _near(name: str, known: object) -> str:
+def _near(name: str, known: Iterable[str]) -> str:
     import difflib
 
-    close = difflib.get_close_matches(name, sorted(known), n=1)  # type: ignore[call-overload]
+    close = difflib.get_close_matches(name, sorted(known), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""

@@ -24,7 +24,10 @@ from .limits import (
 
 
 class _Bounded:
-    """Composing with bounded nesting, and aliases refused where the reader says so."""
+    """Composing with bounded nesting, and aliases refused where the reader says so.
+
+    A mixin put before a composer and a parser (see _Loader, _CLoader): the methods it calls on ``self``
+    and ``super()`` are theirs, which mypy cannot see from here, hence the ``type: ignore`` comments."""
 
     max_depth = MAX_RULE_DEPTH
     aliases = True
@@ -40,7 +43,7 @@ class _Bounded:
                 raise yaml.composer.ComposerError(
                     None, None, f"the document is nested more than {self.max_depth} levels deep",
                     self.peek_event().start_mark)  # type: ignore[attr-defined]
-            return super().compose_node(parent, index)  # type: ignore[misc]
+            return super().compose_node(parent, index)  # type: ignore[misc, no-any-return]
         finally:
             self._depth -= 1
 
@@ -61,10 +64,10 @@ _Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|Tr
 try:
     from yaml._yaml import CParser as _CParser
 except ImportError:  # PyYAML built without libyaml: the pure-Python reader does the same, slower
-    _CParser = None
+    _CParser = None  # type: ignore[assignment, misc]  # the one way to say "absent" of an imported class
 
 if _CParser is not None:
-    class _CLoader(_Bounded, yaml.composer.Composer, _CParser, yaml.resolver.Resolver):  # type: ignore[misc]
+    class _CLoader(_Bounded, yaml.composer.Composer, _CParser, yaml.resolver.Resolver):
         """The same reader on libyaml's scanner and parser (several times faster); the composer is
         still ours, so nesting and aliases are bounded and every node keeps its line and column."""
 

@@ -24,6 +24,7 @@ from oracle.records import (
     traced_writes,
     validate_record,
 )
+from oracle.records.allowed import NOTHING
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "classic"
 VALID = json.loads((GOLDEN / "valid" / "seed-0.json").read_text(encoding="utf-8"))
@@ -394,6 +395,14 @@ def test_validate_record_takes_data_without_a_round_trip_through_text(tmp_path):
 def test_data_that_is_not_a_record_gets_an_error_verdict():
     v = validate_record([1, 2], name="x.json")
     assert v.error is not None and v.exit_code == 2 and "must be a mapping" in v.error.message
+
+
+def test_an_unknown_action_read_before_the_replay_starts_is_a_violation_that_allows_nothing():
+    rp = Replayer(load_record(small(1), "game.json"), all_errors=True)
+    assert rp.read_action({"seat": 0, "action": "dance"}, 0, 0) is None
+    (v,) = rp.violations
+    assert (v.reason, v.what, v.deal, v.action) == ("unknown-action", "dance", 1, 1)
+    assert v.allowed == NOTHING
 
 
 def test_blame_names_the_rule_that_decided_a_value_and_the_rule_that_refuses_an_action():

@@ -151,7 +151,7 @@ class OracleEngine(EngineAdapter):
 
     def results(self) -> list[dict[str, Any]]:
         g = self._g()
-        return [{k: sheet_value(self.rs, self.nt, k, v, list(range(len(self.players)))) for k, v in row.items()
+        return [{k: sheet_value(self.rs, self.nt, k, v, None) for k, v in row.items()
                  if k not in ("deal", "dealer", "marks")} for row in g.sheet]
 
     def game_end(self) -> dict[str, Any]:
@@ -479,7 +479,7 @@ class SubprocessEngine(EngineAdapter):
         self.request("set_state", state=state)
 
     def legal(self) -> list[dict[str, Any]]:
-        actions = self._need(self.request("legal"), "actions", list, "legal")
+        actions: list[dict[str, Any]] = self._need(self.request("legal"), "actions", list, "legal")
         for a in actions:
             if not isinstance(a, dict) or "seat" not in a or "action" not in a:
                 self.close()
@@ -494,7 +494,7 @@ class SubprocessEngine(EngineAdapter):
 
     def results(self) -> list[dict[str, Any]]:
         reply = self.request("results")
-        rows = self._need(reply, "deals", list, "results")
+        rows: list[dict[str, Any]] = self._need(reply, "deals", list, "results")
         self._end = {k: reply[k] for k in ("over", "winner") if k in reply}
         return rows
 

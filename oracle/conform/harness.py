@@ -31,6 +31,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,7 @@ def compared_text(compared: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _show_unsupported(x: Any) -> str:
     if isinstance(x, dict):
-        return x["action"] + (f" in phase {x['phase']}" if x.get("phase") else "")
+        return str(x["action"]) + (f" in phase {x['phase']}" if x.get("phase") else "")
     return str(x)
 
 
@@ -329,7 +330,7 @@ class Harness:
                     action = game.sample()
                     rec(game, action)
                     fields = {f: encode_value(action.payload[f], t, self.nt) for f, t in decl.fields}
-                    self._engine_call(lambda f=fields: self.engine.deal(f), rec, decl.rule_id)
+                    self._engine_call(partial(self.engine.deal, fields), rec, decl.rule_id)
                     self._apply(game, action)
                     continue
                 self._step(game, rec, draw, favour, contrary)
@@ -405,7 +406,7 @@ class Harness:
             self._offer_illegal(game, rec, draw)
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
         action = legal[draw(st.integers(0, len(legal) - 1))]
-        accepted, reason = self._engine_call(lambda a=action: self.engine.apply(self._enc(a)), rec,
+        accepted, reason = self._engine_call(lambda: self.engine.apply(self._enc(action)), rec,
                                              self.rs.action_rule[action.kind])
         self.compared += 1
         rec(game, action)
@@ -695,7 +696,7 @@ class Harness:
                 cells = [(None, got)]
             # Per differing cell: its writes, and which of them may be the one that went wrong (the write
             # after the value last equalled the engine's; any of them when it never did).
-            per_cell = []
+            per_cell: list[tuple[int | None, Any, list[tuple[int, str, Any]], list[int]]] = []
             for j, value in cells:
                 try:
                     mine = self._decode(value, decl.type if decl is not None else "any")
@@ -734,7 +735,7 @@ class Harness:
             together.setdefault(rule, {}).update(force)
         candidates = [(p, key, rule, f) for p, key, rule, f in tries] + \
             [(p, key, rule, together[rule]) for key, (p, rule, _) in blamed.items()]
-        explains = []
+        explains: list[tuple[int, str, str]] = []
         for p, key, rule, force in sorted(candidates, key=lambda c: c[0]):
             if explains and p > explains[0][0]:
                 break
@@ -898,7 +899,7 @@ def _norm(v: Any) -> Any:
 
 
 def _snapshot(rec: Recorder) -> dict[str, Any]:
-    out = json.loads(json.dumps({k: v for k, v in rec.record.items()}))
+    out: dict[str, Any] = json.loads(json.dumps({k: v for k, v in rec.record.items()}))
     for d in out.get("deals", []):
         d.pop("result", None)
     return out

@@ -13,7 +13,8 @@ from typing import Any
 
 import yaml
 
-from ..ruleset import RuleDoc, Ruleset, compile_resolved, resolve
+from ..rulefile import RuleDoc
+from ..ruleset import Ruleset, compile_resolved, resolve
 from .engines import OracleEngine
 
 

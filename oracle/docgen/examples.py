@@ -127,7 +127,8 @@ class Example:
     def size(self) -> int:
         """How much of the record the reader has to take in: the actions up to the verdict."""
         deals = self.record.get("deals") or []
-        n = self.expect.get("deal") if isinstance(self.expect.get("deal"), int) else len(deals)
+        deal = self.expect.get("deal")
+        n = deal if isinstance(deal, int) else len(deals)
         before = sum(len(d.get("actions") or []) for d in deals[:max(0, n - 1)])
         act = self.expect.get("action")
         return before + (act if isinstance(act, int) else len((self.deal() or {}).get("actions") or []))
@@ -329,7 +330,8 @@ def _value_text(pos: Position, cards: _Cards, t: str, value: Any, lang: str) -> 
     if b == "card":
         return cards.text(value)
     if b == "seat":
-        return pos.players[value]
+        name: str = pos.players[value]
+        return name
     if b == "suit":
         return cards.sign(value)
     if b == "bool":

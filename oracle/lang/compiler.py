@@ -132,7 +132,7 @@ class Val:
     def value(self) -> Any:
         if isinstance(self.node, ast.Constant):
             return self.node.value
-        return tuple(e.value for e in self.node.elts)  # type: ignore[attr-defined]
+        return tuple(e.value for e in self.node.elts)  # type: ignore[attr-defined]  # const: a tuple of constants
 
 
 def _c(v: Any) -> ast.expr:
@@ -192,7 +192,7 @@ class Fn:
     param_deps: set[str]  # rules whose parameters it reads
     writes: set[str]  # state variables it assigns
     name: str = ""
-    fn: Callable[..., Any] = field(default=None, repr=False)  # type: ignore[assignment]
+    fn: Callable[..., Any] = field(default=None, repr=False)  # type: ignore[assignment]  # set when compiled
 
 
 @dataclass(eq=False)
@@ -222,7 +222,7 @@ def _hoisted(stmts: list[ast.stmt]) -> dict[str, str]:
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, ast.Name)
                 and s.value.value.id == "V" and isinstance(s.value.slice, ast.Constant)
-                and s.targets[0].id == _local(s.value.slice.value)):
+                and isinstance(s.value.slice.value, str) and s.targets[0].id == _local(s.value.slice.value)):
             out[s.value.slice.value] = s.targets[0].id
     return out
 
@@ -465,7 +465,7 @@ class Compiler:
         pre = self._hoisted_preamble()
         names = payload if payload is not None else [f for f, _ in fields]
         unpack = [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in names]
-        check_body: list[ast.stmt] = list(pre) + unpack
+        check_body: list[ast.stmt] = [*pre, *unpack]
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
                 continue
@@ -492,7 +492,9 @@ class Compiler:
             cond: ast.expr = live[0] if len(live) == 1 else ast.BoolOp(op=ast.Or(), values=live)
             if fields:  # the loops ask the guards once per candidate: what no candidate changes, once
                 memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
-                cond = memo.visit(cond)
+                visited = memo.visit(cond)
+                assert isinstance(visited, ast.expr)  # an expression's rebuilt copy, or itself
+                cond = visited
                 memos = memo.names
             skip: ast.stmt = ast.Continue() if fields else ast.Return(_name("out"))
             inner.append(ast.If(test=cond, body=[skip], orelse=[]))
@@ -517,7 +519,7 @@ class Compiler:
         return pre
 
     def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
-        extra = {"type_params": []} if sys.version_info >= (3, 12) else {}
+        extra: dict[str, Any] = {"type_params": []} if sys.version_info >= (3, 12) else {}
         return ast.FunctionDef(
             name=f"f{next(self.counter)}",
             args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in args], vararg=None, kwonlyargs=[],
@@ -606,6 +608,7 @@ class Compiler:
         k = t.data
         if k == "let_stmt":
             name, value = t.children
+            assert isinstance(name, Token)
             self._check_new_name(name, scope)
             v = self.expr(value, scope)
             if v.type == "none":
@@ -646,6 +649,7 @@ class Compiler:
             return self._if_chain(branches, else_body, scope)
         if k == "for_stmt":
             name, iterable, body = t.children
+            assert isinstance(name, Token)
             self._check_new_name(name, scope)
             it = self.expr(iterable, scope)
             if not T.is_list(it.type):
@@ -657,6 +661,7 @@ class Compiler:
             return [ast.For(target=_name(py, True), iter=it.node, body=stmts, orelse=[])]
         if k == "call_stmt":
             name, args = t.children
+            assert isinstance(name, Token)
             b = REGISTRY.get(str(name))
             if b is None or b.kind not in ("procedure", "engine"):
                 if b is None and str(name) not in self.env.defines:
@@ -687,11 +692,11 @@ class Compiler:
         orelse = self._if_chain(branches[1:], else_body, scope)
         return [ast.If(test=c.node, body=then, orelse=orelse)]
 
-    def target(self, t: Tree, scope: Scope) -> tuple[ast.expr, str]:
+    def target(self, t: Tree, scope: Scope) -> tuple[ast.Name | ast.Subscript, str]:
         name, *indexes = t.children
         b = scope.lookup(str(name))
         if b is not None and b[0] == "local":
-            node: ast.expr = _name(b[1])
+            node: ast.Name | ast.Subscript = _name(b[1])
             ttype = b[2]
         elif b is not None:
             raise self.error(name, f"cannot assign to '{name}': it is a {_kind_word(b[0])}")
@@ -728,10 +733,11 @@ class Compiler:
         form = EXPRESSION_FORMS.get(t.data) if isinstance(t, Tree) else None
         if form is None:  # pragma: no cover - every expression form of the grammar has one (tested)
             raise self.error(getattr(t, "meta", t), f"unsupported expression {getattr(t, 'data', t)}")
+        assert isinstance(t, Tree)  # only a tree has a form
         return form(self, t, scope)
 
     def e_number(self, t: Tree, scope: Scope) -> Val:
-        return Val(_c(int(t.children[0])), "int")
+        return Val(_c(int(str(t.children[0]))), "int")
 
     def e_string(self, t: Tree, scope: Scope) -> Val:
         return Val(_c(str(t.children[0])[1:-1]), "str")
@@ -750,10 +756,11 @@ class Compiler:
         n = str(tok)
         b = scope.lookup(n)
         if b is not None:
-            kind, data, ty = b
-            if kind in ("local", "payload"):
+            bound, data, ty = b
+            if bound in ("local", "payload"):
                 return Val(_name(data), ty)
-            if kind == "inline":
+            if bound == "inline":
+                assert isinstance(data, Val)
                 return data  # an inlined definition's argument
         kind = self.env.kind_of(n)
         if kind == "param":
@@ -784,7 +791,8 @@ class Compiler:
         return Val(ast.List([v.node for v in vals], ast.Load()), T.list_of(ty))
 
     def e_record(self, t: Tree, scope: Scope) -> Val:
-        keys, values = [], []
+        keys: list[ast.expr | None] = []
+        values: list[ast.expr] = []
         for f in t.children:
             if f is None:
                 continue
@@ -851,6 +859,7 @@ class Compiler:
 
     def e_compare(self, t: Tree, scope: Scope) -> Val:
         left, op, right = t.children
+        assert isinstance(op, Token)
         a, b = self.expr(left, scope), self.expr(right, scope)
         a, b = self.coerce(a, b.type, left), self.coerce(b, a.type, right)
         self._check_choice(a, b, right)
@@ -947,6 +956,7 @@ class Compiler:
 
     def e_call(self, t: Tree, scope: Scope) -> Val:
         name, args = t.children
+        assert isinstance(name, Token)
         n = str(name)
         if n in self.env.defines:
             return self._call_define(self.env.defines[n], name, args, scope)
@@ -993,10 +1003,10 @@ class Compiler:
                 if isinstance(value, (int, bool, str)) or value is None:
                     return Val(_c(value), rtype)
         if b.inline is not None:
-            node = b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
-                                            for v in checked])
-            if node is not None:
-                return Val(node, rtype)
+            inlined = b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
+                                               for v in checked])
+            if inlined is not None:
+                return Val(inlined, rtype)
         if b.name == "mark" and checked and checked[0].const and checked[0].value not in self.env.marks:
             raise self.error(args.children[0].meta if args else name,
                              f"mark {checked[0].value!r} is not declared in any rule's 'marks'"

@@ -116,7 +116,8 @@ def _friendly(exc: UnexpectedInput, text: str, parser: Lark) -> RuleFileError:
         expected = sorted({_describe(t, parser) for t in exc.accepts or exc.expected})
         return RuleFileError(f"unexpected {token.value!r}; expected {_join(expected)}", _where(text, line, column))
     if isinstance(exc, UnexpectedCharacters):
-        ch = str(text)[exc.pos_in_stream] if exc.pos_in_stream < len(str(text)) else "?"
+        pos = exc.pos_in_stream
+        ch = str(text)[pos] if pos is not None and pos < len(str(text)) else "?"
         hint = " (names are lower case, strings use double quotes)" if ch.isupper() or ch == "'" else ""
         return RuleFileError(f"unexpected character {ch!r}{hint}", _where(text, line, column))
     return RuleFileError(str(exc), _where(text, line, column))

@@ -234,7 +234,7 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
         clauses = [c for c in p.sequence.get(aname, []) if c.forbid is not None]
         enumerable = [(f, t) for f, t in a.fields if f in a.choices]
         names = [f for f, _ in a.fields]
-        guards = [(c.forbid, c.rule_id) for c in clauses]
+        guards = [(c.forbid, c.rule_id) for c in clauses if c.forbid is not None]  # (all of them: the type's sake)
         if a.sample is None or enumerable:
             gf = comp.guard_fns(enumerable, [(a.choices[f], a.rule_id) for f, _ in enumerable], guards,
                                 _payload_scope(a), names)
@@ -260,7 +260,8 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
         decl = p.actions.get(on)
         scope = _payload_scope(decl) if decl is not None else Scope()
         fields = [f for f, _ in decl.fields] if decl is not None else []
-        parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields)) for c in dos]
+        parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields))
+                 for c in dos if c.do is not None]  # (all of them: the type's sake)
         effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields, often=decl is None))
     for aname, a in p.actions.items():
         parts_run = effect_fns.get(aname)

@@ -92,7 +92,8 @@ def children(node: ast.AST) -> list[ast.AST]:
 def _place(node: ast.AST, line: int) -> None:
     for n in ast.walk(node):
         if "lineno" in n._attributes:
-            n.lineno, n.end_lineno, n.col_offset, n.end_col_offset = line, line, 0, 0
+            placed: Any = n  # a node with a "lineno" has all four places, but no one type says so to mypy
+            placed.lineno, placed.end_lineno, placed.col_offset, placed.end_col_offset = line, line, 0, 0
 
 
 def _copy(node: ast.AST) -> ast.AST:
@@ -124,19 +125,19 @@ class _Pass:
         if name is not None:
             self.counts[name] = self.counts.get(name, 0) + 1
             got = (False, True)
-        elif t is ast.Name:
+        elif isinstance(n, ast.Name):
             got = (n.id in (STATE, GAME), False)  # the state or its variables, handed on or used otherwise
         else:
             suspect = ((isinstance(n, ast.stmt) and not isinstance(n, _FOLLOWED))
-                       or (t is ast.For and type(n.target) is not ast.Name))
+                       or (isinstance(n, ast.For) and type(n.target) is not ast.Name))
             reads = False
             for part in children(n):
                 s, r = self.learn(part)
                 # The state where the rules may hand it: V['x'] = ..., st.set_by[...] = ..., mark(st, ...).
                 if type(part) is ast.Name and (
                         (t is ast.Subscript and _stored_var(n) is not None)
-                        or (t is ast.Attribute and n.attr == _SET_BY and part.id == GAME)
-                        or (t is ast.Call and type(n.func) is ast.Name and n.func.id in self.harmless
+                        or (isinstance(n, ast.Attribute) and n.attr == _SET_BY and part.id == GAME)
+                        or (isinstance(n, ast.Call) and type(n.func) is ast.Name and n.func.id in self.harmless
                             and part.id == GAME)):
                     s = False
                 suspect = suspect or s
@@ -226,8 +227,8 @@ class _Pass:
             for n in new:
                 _place(n, s.lineno)
             add = ast.AugAssign(target=ast.Name(local, ast.Store()), op=s.op, value=value)
-            for n in (add, add.target):  # not its value, which is the input's
-                n.lineno, n.end_lineno, n.col_offset, n.end_col_offset = s.lineno, s.lineno, 0, 0
+            for part in (add, add.target):  # not its value, which is the input's
+                part.lineno, part.end_lineno, part.col_offset, part.end_col_offset = s.lineno, s.lineno, 0, 0
             new.insert(-1, add)
             return new, fresh | {name}
         else:

@@ -85,8 +85,8 @@ def _methods(*calls: tuple[int, str, tuple[int, ...]], places: tuple[int, ...] =
     def inline(d: DeckShape, a: list[ast.expr]) -> ast.expr | None:
         if any(not (_plain(a[i]) or (i in places and _place(a[i]))) for i in twice):
             return None
-        steps = [ast.Call(func=ast.Attribute(a[obj], name, ast.Load()), args=[a[i] for i in args], keywords=[])
-                 for obj, name, args in calls]
+        steps: list[ast.expr] = [ast.Call(func=ast.Attribute(a[obj], name, ast.Load()), args=[a[i] for i in args],
+                                          keywords=[]) for obj, name, args in calls]
         return steps[0] if len(steps) == 1 else ast.Tuple(elts=steps, ctx=ast.Load())
     return inline
 
@@ -430,7 +430,8 @@ def shuffled(st: Any, xs: list[Any]) -> list[Any]:
           ru="Случайное целое число от a до b включительно (с зерном).",
           kind="random")
 def random_int(st: Any, a: int, b: int) -> int:
-    return st.rng.randint(a, b)
+    value: int = st.rng.randint(a, b)
+    return value
 
 
 @register("fail", ["str"], "none",

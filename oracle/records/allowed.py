@@ -137,7 +137,7 @@ def _group_text(g: dict[str, Any], seat_name: str | None, lang: str) -> str:
         return f"{who}{g['result']} {_show(g['value'])}"
     if g.get("drawn"):
         return f"{who}{g['action']} ({WORDS['drawn'][lang]})"
-    out = who + g["action"]
+    out = f"{who}{g['action']}"
     if "field" in g:
         out += " " + ", ".join(_value_text(v, lang) for v in g["values"])
         # A flag not raised is left out, as in a record; other fixed fields are shown.

@@ -8,16 +8,17 @@ card) and a careful path that explains what is wrong, at the value's position.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cards import Notation, notation
 from ..engine import Action
 from ..errors import InputError, Location
 from ..lang import types as T
+from ..lang.program import ActionDecl
 from ..places import entry as list_entry
 from ..places import place
-from ..ruleset import ActionDecl, Ruleset
+from ..ruleset import Ruleset
 
 FORMAT = "thousand-record"
 VERSION = 1
@@ -157,7 +158,7 @@ _CODES = {"card": _CARD, "bool": _BOOL, "int": _INT, "seat": _SEAT, "list[card]"
 
 
 # An action as the reader decodes it and the replay keeps it: (kind, seat, payload).
-Parts = tuple[str, int, dict[str, Any]]
+Parts = tuple[str, int, Mapping[str, Any]]
 
 
 class Codec:
@@ -195,7 +196,9 @@ class Codec:
         if type(a) is not dict:
             return None
         kind = a.get("action")
-        plan = self._plans.get(kind) if type(kind) is str else None
+        if type(kind) is not str:
+            return None
+        plan = self._plans.get(kind)
         if plan is None or len(a) != plan[0]:
             return None
         seat = a.get("seat")  # the seat reader, in line: a player's name, or a number in range

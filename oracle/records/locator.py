@@ -23,6 +23,13 @@ _WS = re.compile(r"[ \t\n\r]*")
 _SKIP = json.JSONDecoder()
 
 
+def _past_space(text: str, i: int) -> int:
+    """The first position at or after ``i`` that is not white space."""
+    m = _WS.match(text, i)
+    assert m is not None  # the pattern matches the empty string too
+    return m.end()
+
+
 class Locator(Protocol):
     file: str
 
@@ -50,9 +57,9 @@ class JsonLocator:
 
     def offset(self, *path: Any) -> int:
         text = self.text
-        i = _WS.match(text, 0).end()
+        i = _past_space(text, 0)
         if text.startswith("\ufeff", i):
-            i = _WS.match(text, i + 1).end()
+            i = _past_space(text, i + 1)
         try:
             for key in path:
                 found = self._child(i, key)
@@ -67,17 +74,17 @@ class JsonLocator:
         text = self.text
         opener = text[i]
         if opener == "{":
-            i = _WS.match(text, i + 1).end()
+            i = _past_space(text, i + 1)
             while text[i] != "}":
-                name, i = json.decoder.scanstring(text, i + 1)
-                i = _WS.match(text, i).end() + 1  # past ':'
-                i = _WS.match(text, i).end()
+                name, i = _SKIP.raw_decode(text, i)  # the key, a JSON string
+                i = _past_space(text, i) + 1  # past ':'
+                i = _past_space(text, i)
                 if name == str(key):
                     return i
                 i = self._next(i)
             return None
         if opener == "[" and isinstance(key, int) and key >= 0:
-            i = _WS.match(text, i + 1).end()
+            i = _past_space(text, i + 1)
             n = 0
             while text[i] != "]":
                 if n == key:
@@ -89,9 +96,9 @@ class JsonLocator:
     def _next(self, i: int) -> int:
         """Past the value at ``i`` and its comma, at the next sibling or the closing bracket."""
         _, i = _SKIP.raw_decode(self.text, i)
-        i = _WS.match(self.text, i).end()
+        i = _past_space(self.text, i)
         if self.text[i] == ",":
-            i = _WS.match(self.text, i + 1).end()
+            i = _past_space(self.text, i + 1)
         return i
 
     def locate(self, *path: Any) -> Location:

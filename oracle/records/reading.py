@@ -43,7 +43,9 @@ RECORD_SUFFIXES = (".json", ".yaml", ".yml")
 
 @lru_cache(maxsize=1)
 def record_schema() -> dict[str, Any]:
-    return json.loads(files("oracle").joinpath("schemas", "record.schema.json").read_text(encoding="utf-8"))
+    text = files("oracle").joinpath("schemas", "record.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 @lru_cache(maxsize=1)

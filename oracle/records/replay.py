@@ -305,7 +305,8 @@ class Replayer:
             self.violate(di + 1, ai + 1, None, kind, RECORD_RULE, "unknown-action",
                          f"ruleset {self.rs.name!r} has no action {kind!r}; it has "
                          + ", ".join(sorted(x for x, d in self.rs.actions.items() if not is_chance(d))),
-                         ("deals", di, "actions", ai, "action"), self.allowed_now(self.game))
+                         ("deals", di, "actions", ai, "action"),
+                         self.allowed_now(self.game) if self.game is not None else NOTHING)
             return None
         seat = self.seat(a["seat"], "deals", di, "actions", ai, "seat")
         fields = dict(decl.fields)
@@ -372,7 +373,7 @@ class Replayer:
                     raise InputError(f"{place(('deals', di, 'result', key))}: give one value per player",
                                      self.rec.locate("deals", di, "result", key))
                 want = [self.value(x, t, "deals", di, "result", key, i) for i, x in enumerate(want_raw)]
-                bad = [i for i in range(len(want)) if want[i] != got[i]]
+                bad: list[int | None] = [i for i in range(len(want)) if want[i] != got[i]]
             else:
                 want = self.value(want_raw, t, "deals", di, "result", key) if decl is not None else want_raw
                 bad = [] if want == got else [None]

@@ -115,7 +115,8 @@ class _Compiler:
         if "enum" in s:
             checks.append(_one_of_values(list(s["enum"])))
         if "required" in s:
-            checks.append(lambda v, r=frozenset(s["required"]): not isinstance(v, dict) or v.keys() >= r)
+            required = frozenset(s["required"])
+            checks.append(lambda v: not isinstance(v, dict) or v.keys() >= required)
         props = {k: self.schema(x) for k, x in (s.get("properties") or {}).items()}
         if props:
             pairs = tuple(props.items())
@@ -154,15 +155,18 @@ class _Compiler:
                 return True
             checks.append(items)
         if "minItems" in s:
-            checks.append(lambda v, n=s["minItems"]: not isinstance(v, list) or len(v) >= n)
+            min_items = s["minItems"]
+            checks.append(lambda v: not isinstance(v, list) or len(v) >= min_items)
         if "minLength" in s:
-            checks.append(lambda v, n=s["minLength"]: not isinstance(v, str) or len(v) >= n)
+            min_length = s["minLength"]
+            checks.append(lambda v: not isinstance(v, str) or len(v) >= min_length)
         if "minimum" in s:
             number = _is_type("number")
-            checks.append(lambda v, m=s["minimum"]: not number(v) or v >= m)
+            minimum = s["minimum"]
+            checks.append(lambda v: not number(v) or v >= minimum)
         if "pattern" in s:
             rx = re.compile(s["pattern"])
-            checks.append(lambda v, rx=rx: not isinstance(v, str) or rx.search(v) is not None)
+            checks.append(lambda v: not isinstance(v, str) or rx.search(v) is not None)
         if s.get("uniqueItems"):
             checks.append(_unique)
         if "oneOf" in s:

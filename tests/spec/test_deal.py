@@ -5,7 +5,7 @@ from positions import HANDS, PACK, PLAY_99, PLAY_113, TALON, c, deal_action, pla
 from support import Table, ruleset
 
 from oracle import Action, Game
-from oracle.errors import RuleRuntimeError
+from oracle.errors import OracleError, RuleRuntimeError
 
 
 def conceded(dealer=0, **params) -> Table:
@@ -268,6 +268,13 @@ def test_drawn_deal_after_a_cut_deals_the_pack_in_order():
     assert g.sample().payload == deal_of(g.v["stock"], talon_at=(21, 22, 23))
     g7 = _cut_plain(talon_placement="after-deal", cards_per_pass=7)
     assert g7.sample().payload == deal_of(g7.v["stock"], talon_at=(21, 22, 23), per_pass=7)
+
+
+def test_only_a_chance_action_is_drawn():
+    g = Game(ruleset(), seed=0)
+    with pytest.raises(OracleError, match="'bid' is not a chance action"):
+        g.sample(g.rs.actions["bid"])
+    assert g.sample().kind == "deal"
 
 
 def test_drawn_deal_after_a_cut_sets_the_talon_aside_within_the_margin():
