@@ -68,8 +68,9 @@ def _load_library(root: Path, digest: str) -> Library:
     kept = diskcache.load("library", digest)
     if isinstance(kept, dict):
         try:
-            return Library(root, *({str(d["id"]): RuleDoc(str(d["id"]), path, d) for path, d in kept[part]}
-                                   for part in ("rules", "overlays", "presets")), digest)
+            rules, overlays, presets = ({str(d["id"]): RuleDoc(str(d["id"]), path, d) for path, d in kept[part]}
+                                        for part in ("rules", "overlays", "presets"))
+            return Library(root, rules, overlays, presets, digest)
         except (KeyError, TypeError, ValueError):
             pass  # not what we wrote: read the files
     lib = _read_library(root, digest)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -35,6 +35,9 @@ CASE = "@"  # {{declarer@gen}} is the declarer's name in the genitive («у Ан
 CASES = ("nom", "gen", "dat", "acc", "ins", "loc")
 BARREL_MARKS = ("barrel-mount", "barrel-exit", "barrel-fall", "barrel-knocked-off", "barrel-reset")
 BOLT_MARKS = ("bolt", "bolt-penalty")
+
+
+_T = TypeVar("_T")
 
 
 class HowtoError(OracleError):
@@ -82,7 +85,8 @@ class GameStory:
 def _config(data_dir: Path) -> dict[str, Any]:
     path = data_dir / CONFIG
     try:
-        return plain(yaml.safe_load(path.read_text(encoding="utf-8")))
+        cfg: dict[str, Any] = plain(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return cfg
     except (OSError, yaml.YAMLError) as exc:
         raise HowtoError(f"{path}: cannot read the page's configuration: {exc}") from None
 
@@ -365,7 +369,7 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
     n_ranks = len(rs.deck.ranks)
     n_suits = len(rs.deck.suits)
 
-    def need(value: Any, what: str) -> Any:
+    def need(value: _T | None, what: str) -> _T:
         if value is None or value == []:
             raise HowtoError(f"the how-to-play record has no {what}; choose a record or a deal that has one")
         return value
@@ -526,7 +530,7 @@ def _facts(g: GameStory, w: Words, images: dict[str, str]) -> dict[str, Callable
 def _partner(rs: Ruleset, c: int) -> int:
     """The other card of the marriage that ``c`` belongs to."""
     n = len(rs.deck.ranks)
-    ranks = list(_v(rs, "marriage_ranks"))
+    ranks: list[int] = list(_v(rs, "marriage_ranks"))
     other = ranks[1] if c % n == ranks[0] else ranks[0]
     return (c // n) * n + other
 

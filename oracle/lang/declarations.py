@@ -240,9 +240,10 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
     for doc in rules.values():
         for mname, spec in (doc.get("marks") or {}).items():
             marks[str(mname)] = {k: str(v) for k, v in spec.items()}
-    for a in actions.values():
-        if a.phase not in phases:
-            raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}", rules[a.rule_id].location())
+    for decl in actions.values():
+        if decl.phase not in phases:
+            raise RuleFileError(f"action {decl.name!r} names unknown phase {decl.phase!r}",
+                                rules[decl.rule_id].location())
     return Declarations(phases, phase_rule, vars_, defines, actions, marks)
 
 
