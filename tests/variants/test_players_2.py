@@ -353,8 +353,13 @@ PLAY_12 = ["AS", "QD", "KS!", "KD", "QS", "JD", "10S", "JH", "JS", "QH", "9S", "
            "KC", "9C", "9D", "AD", "AH", "9H", "10H", "10D"]
 
 
+def f2(**params):
+    """two-talon-to-opponent with the deal given as hands: the ruleset models F2 15's cut, the positions skip it."""
+    return ruleset("two-talon-to-opponent", cut_modelled=False, **params)
+
+
 def test_two_talon_to_opponent():
-    t = at_talon(load_ruleset("two-talon-to-opponent"))
+    t = at_talon(f2())
     t.act(1, "take-talon", stack=0).act(1, "announce", value=100)
     assert [len(h) for h in t.v["hand"]] == [12, 12]
     t.play(*PLAY_12)
