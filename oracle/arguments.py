@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     expl = sub.add_parser("explain", help="a ruleset's parameters, overlays and the sources it follows")
     expl.add_argument("name", help="a ruleset name, as 'thousand rulesets' lists them")
     expl.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the description (default: en)")
+    expl.add_argument("--dossier", action="store_true",
+                      help="list what the preset's dossier must answer for (every rule that can change a verdict, "
+                           "every parameter) and what answers each; exit 1 if something is unanswered")
     expl.add_argument("--no-pager", action="store_true",
                       help="print straight to the terminal instead of through $PAGER (less)")
 

@@ -405,8 +405,14 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from .compare import explain
+    from .compare import explain, explain_dossier
 
+    if args.dossier:
+        from .dossier import missing
+        from .ruleset import load_ruleset
+
+        _show(explain_dossier(args.name, args.lang), args.no_pager)
+        return 1 if missing(load_ruleset(args.name)) else 0
     _show(explain(args.name, args.lang), args.no_pager)
     return 0
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .dossier import How, Kind, missing, rows
 from .plural import count
-from .ruleset import SEATS_PARAM, Resolved, load_library, resolve
+from .ruleset import SEATS_PARAM, Resolved, load_library, load_ruleset, resolve
 from .sources import cite_lines
 
 _WRITTEN_BY = "as written by "  # diff()'s data says so in English, whatever the language shown
@@ -40,6 +41,18 @@ WORDS: dict[str, dict[str, str]] = {
     "overlays_col": {"en": "overlays", "ru": "дополнений"},
     "changed_col": {"en": "changed parameters", "ru": "изменено параметров"},
     "title": {"en": "title", "ru": "название"},
+    "dossier_head": {"en": "what the dossier of {name} must answer for ({n} points, {m} unanswered):",
+                     "ru": "на что должно отвечать досье набора {name} ({n}, без ответа: {m}):"},
+    "unanswered": {"en": "MISSING", "ru": "НЕТ ОТВЕТА"},
+    "answered": {"en": "{how} ({where})", "ru": "{how} ({where})"},
+    "how_sources": {"en": "source", "ru": "источник"},
+    "how_decision": {"en": "our decision", "ru": "наше решение"},
+    "how_overlay": {"en": "overlay", "ru": "дополнение"},
+    "how_rule_file": {"en": "the rule file", "ru": "файл правила"},
+    "problems": {"en": "problems:", "ru": "недочёты:"},
+    "kind_rule": {"en": "rule", "ru": "правило"},
+    "kind_parameter": {"en": "parameter", "ru": "параметр"},
+    "kind_overlay": {"en": "overlay", "ru": "дополнение"},
 }
 
 
@@ -92,6 +105,34 @@ def explain(name: str, lang: str = "en") -> str:
         meaning = (res.params[p.name].doc or {}).get(lang)
         if meaning:
             out.append(f"     {' '.join(str(meaning).split())}")
+    return "\n".join(out)
+
+
+_HOW = {How.SOURCES: "how_sources", How.DECISION: "how_decision", How.OVERLAY: "how_overlay",
+        How.RULE_FILE: "how_rule_file"}
+_KIND = {Kind.RULE: "kind_rule", Kind.PARAMETER: "kind_parameter", Kind.OVERLAY: "kind_overlay"}
+
+
+def explain_dossier(name: str, lang: str = "en") -> str:
+    """Every point the preset's dossier must answer for (oracle.dossier), and what answers it."""
+    rs = load_ruleset(name)
+    table = rows(rs)
+    problems = missing(rs)
+    out = [word("dossier_head", lang, name=name, n=len(table), m=sum(r.answer is None for r in table)), ""]
+    for r in table:
+        p, a = r.point, r.answer
+        label = f"{p.key} ({p.rule})" if p.is_param else p.key
+        if a is None:
+            status = word("unanswered", lang)
+        elif a.key is None:
+            status = word(_HOW[a.how], lang)
+        else:
+            where = a.key if a.preset in (None, name) else f"{a.preset}: {a.key}"
+            status = word("answered", lang, how=word(_HOW[a.how], lang), where=where)
+        why = "; ".join(p.why)
+        out.append(f"  {word(_KIND[p.kind], lang):12} {label:50} {status}" + (f"  [{why[:90]}]" if why else ""))
+    if problems:
+        out += ["", word("problems", lang)] + [f"  {m}" for m in problems]
     return "\n".join(out)
 
 

@@ -292,7 +292,23 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 raise ParamError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where, str(pname))
             values[pname] = _plain(value)
             set_by[pname] = who
+    for doc in chain:
+        _check_dossier_names(doc, set(rules) | set(applied) | set(decls))
     return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner)
+
+
+def _check_dossier_names(doc: RuleDoc, known: set[str]) -> None:
+    """Every name a preset's dossier answers for is a rule, overlay or parameter of the ruleset (what it
+    must answer for is worked out in ``oracle.dossier``; only the names are checked here)."""
+    named: list[Any] = []
+    for key, entry in (doc.get("dossier") or {}).items():
+        named += [key, *entry.get("also", [])]
+    for group in doc.get("silent") or []:
+        named += list(group["for"])
+    for name in named:
+        if str(name) not in known:
+            raise RuleFileError(f"preset {doc.id!r}: the dossier answers for {str(name)!r}, which is no rule, overlay "
+                                f"or parameter of this ruleset" + _near(str(name), known), _loc(name, doc))
 
 
 # --------------------------------------------------------------------------- clauses and their order

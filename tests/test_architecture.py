@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent / "oracle"
 STAGES: list[tuple[str, set[str]]] = [
     ("shared", {"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache"}),
     ("rule language", {"lang"}),
-    ("rule files and rulesets", {"rulefile", "sequence", "ruleset", "sources"}),
+    ("rule files and rulesets", {"rulefile", "sequence", "ruleset", "sources", "dossier"}),
     ("interpreter", {"engine", "state", "cards", "rulecounts"}),
     ("records", {"records"}),
     ("users", {"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",

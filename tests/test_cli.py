@@ -413,6 +413,17 @@ def test_explain_in_english_by_default(capsys: pytest.CaptureFixture[str]) -> No
     assert "parameters (* = not the default):" in out and "(rule bid.step; default 5)" in out
 
 
+def test_explain_dossier_lists_what_the_dossier_must_answer_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "classic", "--dossier", "--no-pager"]) == 0
+    out = capsys.readouterr().out
+    assert "unanswered)" in out and "MISSING" not in out
+    assert "play.must-trump" in out and "[refuses: must-trump]" in out and "the rule file" in out
+    assert main(["explain", "left-leads", "--dossier", "--no-pager", "--lang", "ru"]) == 1
+    out = capsys.readouterr().out
+    assert "НЕТ ОТВЕТА" in out and "недочёты:" in out and "параметр" in out
+    assert "first_lead (play.first-lead)" in out and "источник (first_lead)" in out
+
+
 def test_diff_in_russian(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "classic", "two-bank", "--lang", "ru"]) == 0
     out = capsys.readouterr().out
