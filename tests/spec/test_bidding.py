@@ -108,6 +108,17 @@ def test_max_bid_is_a_parameter():
     assert max(int(x.split("=")[1]) for x in t.legal(2) if "bid" in x) == 250
 
 
+def test_a_max_bid_of_400_leaves_only_the_marriage_cap():
+    # Texts that cap a bid at 120 plus the marriages held and name no other maximum set max_bid to 400
+    # (120 and all four marriages), which never binds: 360 with three marriages, not 365.
+    hands = {2: "KH QH KD QD KC QC AS"}
+    t = Table(hands=hands, dealer=0, max_bid=400)
+    t.act(2, "bid", value=360)
+    t = Table(hands=hands, dealer=0, max_bid=400)
+    assert t.rejects(2, "bid", value=365).rule_id == "bid.marriage-cap"
+    assert Table(hands=hands, dealer=0).rejects(2, "bid", value=360).rule_id == "bid.max-300"
+
+
 @pytest.mark.parametrize("dealer", [0, 1, 2])
 def test_rotation_of_the_forced_seat_with_the_dealer(dealer):
     t = Table(dealer=dealer)

@@ -229,6 +229,17 @@ def test_rospis_by_default_only_before_passing():
     assert (rej.rule_id, rej.reason) == ("talon.rospis", "rospis-timing")
 
 
+def test_no_concession_at_all_where_the_rules_have_none():
+    t = at_talon()
+    t.act(1, "take-talon")
+    assert "1 concede" in t.legal(1)
+    t = at_talon(rospis_allowed=False)
+    t.act(1, "take-talon")
+    rej = t.rejects(1, "concede")
+    assert (rej.rule_id, rej.reason) == ("talon.rospis", "no-rospis")
+    assert "1 concede" not in t.legal(1)
+
+
 def test_rospis_after_passing_as_a_house_rule():
     t = at_talon(rospis_timing="after-passing")
     t.act(1, "take-talon")

@@ -232,6 +232,30 @@ def test_three_nines_even_after_the_talon_cards_are_handed_out():
     assert t.rejects(2, "redeal-nines-jacks-late").reason == "too-late"
 
 
+def test_where_the_text_names_no_role_the_declarer_may_claim_three_nines_after_the_talon_too():
+    hands = {1: "9S 9C 9D AS AC AD AH"}
+    t = after_discard("variant.redeal.three-nines-or-four-jacks", hands, "9H JS QS", ("JS", "QS"))
+    assert t.rejects(1, "redeal-nines-jacks-late").reason == "declarer-cannot-claim"
+    t = after_discard("variant.redeal.three-nines-or-four-jacks", hands, "9H JS QS", ("JS", "QS"),
+                      nines_jacks_late_claimers="anyone")
+    t.act(1, "redeal-nines-jacks-late")
+    assert_dealt_again(t, "redeal-nines-jacks", 1)
+
+
+def test_where_the_text_names_no_role_the_declarer_may_claim_a_poor_hand_after_the_talon_too():
+    hands = {1: "9S 9C 9D JS JC QS KS"}  # 11 points, and 9H of the talon kept
+    overlays = ("variant.redeal.low-hand", "variant.redeal.deadline")
+    for claimers, allowed in (("defenders", False), ("anyone", True)):
+        t = Table(rs(*overlays, low_hand_late_claimers=claimers), hands=hands, talon="9H JH JD", dealer=0)
+        auction_passes(t)
+        t.to_play(1, give=("JH", "JD"))
+        if allowed:
+            t.act(1, "redeal-low-hand-late")
+            assert_dealt_again(t, "redeal-low-hand", 1)
+        else:
+            assert t.rejects(1, "redeal-low-hand-late").reason == "declarer-cannot-claim"
+
+
 # ------------------------------------------------------------------ variant.redeal.three-nines-on-hundred
 
 
