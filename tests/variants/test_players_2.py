@@ -493,3 +493,109 @@ def test_random_games_keep_the_pack(name, seed):
     play_random(game, random.Random(seed), hinted=True, max_deals=15)
     assert sorted(game.st.cards_everywhere()) == list(range(24))
     assert game.rs.players == 2 and len(game.sheet) >= 1
+
+
+# ------------------------------------------------------------------ each preset against its own page
+# A position the preset's source judges one way is judged that way by the preset, and the other way by the
+# setting it inherited before (the same ruleset with that one parameter back at its old value).
+
+
+# F2 (two-talon-to-opponent): seat 0 holds only the spades marriage (cap 160 by the sum of marriages), seat 1
+# the hearts; stacks 10D 9D and JC 9C.
+F2_HANDS = {0: "KS QS AH 10H JH AD 10D JD 9D 9S", 1: "KH QH AS 10S JS AC 10C KC QC 9H"}
+F2_TALON = "KD QD JC 9C"
+
+
+def f2_bidding(**params):
+    return Table(f2(**params), hands=F2_HANDS, talon=F2_TALON, dealer=0)
+
+
+def test_f2_bids_go_up_by_exactly_five():
+    assert f2_bidding().rejects(0, "bid", value=110).rule_id == "bid.step"
+    f2_bidding(bid_step_mode="multiple").act(0, "bid", value=110)
+
+
+def test_f2_any_marriage_opens_the_bidding():
+    def up_to_165(t):
+        for value in range(105, 165, 5):
+            t.act(t.v["turn"], "bid", value=value)
+        assert t.v["turn"] == 0
+        return t
+    t = up_to_165(f2_bidding())
+    t.act(0, "bid", value=165)
+    assert t.v["bid"] == 165, "F2 21: with a marriage in hand the bid may go above 120"
+    rej = up_to_165(f2_bidding(marriage_cap_mode="sum-of-marriages")).rejects(0, "bid", value=165)
+    assert rej.reason == "over-marriage-cap"
+
+
+def test_f2_has_no_concession():
+    t = at_talon(f2())
+    t.act(1, "take-talon", stack=0)
+    rej = t.rejects(1, "concede")
+    assert (rej.rule_id, rej.reason) == ("talon.rospis", "no-rospis")
+    t = at_talon(f2(rospis_allowed=True))
+    t.act(1, "take-talon", stack=0).act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+
+
+def f2_deal(rs, contract=100, scores=None, state=None):
+    """F2 9's way: seat 1 takes stack 0, seat 0 gets the other, both play twelve cards (118 to 42)."""
+    t = at_talon(rs, scores=scores, state=state)
+    t.act(1, "take-talon", stack=0).act(1, "announce", value=contract).play(*PLAY_12)
+    assert t.last["taken_points"] == [42, 118]
+    return t
+
+
+def test_f2_the_barrel_is_at_900():
+    t = f2_deal(f2(), scores=[0, 850])
+    assert t.v["score"][1] == 900 and t.v["on_barrel"] == [False, True]
+    assert f2_deal(f2(barrel_threshold=880), scores=[0, 850]).v["score"][1] == 880
+
+
+def test_f2_the_barrel_player_takes_a_talon_without_an_auction():
+    t = Table(f2(), hands=HANDS, talon=TALON, dealer=0, scores=[0, 900], state=barrel_state(1))
+    assert (t.game.phase, t.v["declarer"], t.v["contract"]) == ("talon", 1, 121)
+    t = Table(f2(barrel_auto_talon=False), hands=HANDS, talon=TALON, dealer=0, scores=[0, 900],
+              state=barrel_state(1))
+    assert t.game.phase == "bidding"
+
+
+# Seat 0 sits on the barrel; seat 1 (850) makes 100 as declarer and reaches it in the same deal.
+def test_f2_nobody_is_knocked_off_the_barrel():
+    t = f2_deal(f2(barrel_auto_talon=False), scores=[900, 850], state=barrel_state(0))
+    assert t.v["on_barrel"] == [True, True] and t.v["score"] == [900, 900]
+    t = f2_deal(f2(barrel_auto_talon=False, knock_off=True), scores=[900, 850], state=barrel_state(0))
+    assert t.v["on_barrel"] == [False, True] and t.v["score"] == [780, 900]
+
+
+# Seat 1's third deal on the barrel: he plays 121 without an auction, takes 118 and falls, for the third time.
+def third_try(seat, falls=2):
+    """Seat `seat` is on the barrel for his third deal, with `falls` falls behind him."""
+    return {"on_barrel": [s == seat for s in (0, 1)], "barrel_deals": [2 if s == seat else 0 for s in (0, 1)],
+            "barrel_falls": [falls if s == seat else 0 for s in (0, 1)]}
+
+
+def test_f2_falls_never_reset_the_score():
+    t = f2_deal(f2(), contract=121, scores=[0, 900], state=third_try(1))
+    assert t.v["score"][1] == 780 and ["barrel-fall", 1] in t.last["marks"]
+    assert f2_deal(f2(falls_limit=3), contract=121, scores=[0, 900], state=third_try(1)).v["score"][1] == 0
+
+
+def test_f2_a_dark_winner_is_doubled():
+    t = Table(f2(), hands=HANDS, talon=TALON, dealer=0)
+    t.act(1, "go-dark").act(0, "pass")
+    t.act(1, "take-talon", stack=0)
+    assert t.v["talon_shown"] is False, "F2 41: the dark winner does not show the talon"
+    t.act(1, "announce", value=100).play(*PLAY_12)
+    assert t.last["delta"] == [42, 200]
+
+
+ACES = {1: "AS AC AH AD KS QS JS 9S 10C 9H", 0: "10H KH QH JH QC JD KD QD 10S KC"}
+
+
+def test_f2_four_aces_are_a_marriage_of_200():
+    t = Table(f2(), hands=ACES, talon=TALON, dealer=0)
+    t.win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "announce", value=100)
+    t.act(1, "declare-aces").play("AS")
+    assert t.v["marriage_points"] == [0, 200]
