@@ -599,3 +599,51 @@ def test_f2_four_aces_are_a_marriage_of_200():
     t.act(1, "take-talon", stack=0).act(1, "announce", value=100)
     t.act(1, "declare-aces").play("AS")
     assert t.v["marriage_points"] == [0, 200]
+
+
+# F3 164-211 (two-first-way, two-dead-hand, two-draw-pile): the barrel of F3 204 knows only the three rounds.
+def test_f3_two_player_barrel_knocks_nobody_off():
+    t = ten(load_ruleset("two-first-way"), contract=100, scores=[880, 800], state=barrel_state(0))
+    assert t.v["on_barrel"] == [True, True] and t.v["score"] == [880, 880]
+    t = ten(ruleset("two-first-way", knock_off=True), contract=100, scores=[880, 800], state=barrel_state(0))
+    assert t.v["on_barrel"] == [False, True] and t.v["score"] == [760, 880]
+
+
+def test_f3_two_player_barrel_never_resets_after_falls():
+    t = ten(load_ruleset("two-first-way"), contract=100, scores=[0, 880], state=third_try(1))
+    assert t.v["score"][1] == 760 and t.v["barrel_falls"][1] == 3
+    t = ten(ruleset("two-first-way", falls_limit=3), contract=100, scores=[0, 880], state=third_try(1))
+    assert t.v["score"][1] == 0
+
+
+def test_f3_the_declarer_may_concede_after_laying_away():
+    t = at_talon(load_ruleset("two-first-way"))
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D").act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+    t = at_talon(ruleset("two-first-way", rospis_timing="before-passing"))
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D")
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_f3_dead_hand_concedes_after_passing_too():
+    t = at_talon(load_ruleset("two-dead-hand"), hands=DEAD_HANDS, talon=DEAD_TALON)
+    t.act(1, "take-talon", stack=0).act(1, "give", card="10C", to=0).act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+
+
+# F3 172: four aces are a marriage of 200, declared like the others (F3 200): after a trick, not on the first lead.
+F3_ACES = {1: "AS AC AH AD KS QS JS 9S 10C 9H", 0: "10H KH QH JH QC JD KD QD 10S KC"}
+
+
+def test_f3_four_aces_are_a_marriage_declared_after_a_trick():
+    t = at_talon(load_ruleset("two-first-way"), hands=F3_ACES)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=100)
+    assert t.rejects(1, "declare-aces").reason == "marriage-too-early"
+    t.play("10C", "KC")
+    t.act(1, "declare-aces").play("AC")
+    assert t.v["marriage_points"][1] == 200
+    t = at_talon(ruleset("two-first-way", ace_marriage_timing="own-first-lead"), hands=F3_ACES)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=100).play("10C", "KC")
+    assert t.rejects(1, "declare-aces").rule_id == "variant.ace-marriage"
