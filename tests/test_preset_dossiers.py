@@ -36,7 +36,7 @@ EXPECTED_INCOMPLETE = {
     "four-dummy", "online-service", "trading-three",
     # i24c
     "two-bank", "two-last-trick", "two-one-card",
-    "two-trading",
+
     # i24core
     "left-leads", "declarer-leads", "barrel-900",
 }

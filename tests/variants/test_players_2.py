@@ -314,8 +314,13 @@ def test_mounting_and_falling_off_the_two_player_barrel():
 # ------------------------------------------------------------------ the presets
 
 
+def trading(**params):
+    """two-trading with the deal given as hands: the ruleset models F0 8's cut, the positions skip it."""
+    return ruleset("two-trading", cut_modelled=False, **params)
+
+
 def test_two_trading_leaves_the_unused_stack_to_nobody():
-    rs = load_ruleset("two-trading")
+    rs = trading()
     assert rs.param("cards_to_each_opponent") == 0 and rs.param("unused_talon") == "nobody"
     t = at_talon(rs)
     t.act(1, "take-talon", stack=0)
@@ -647,3 +652,84 @@ def test_f3_four_aces_are_a_marriage_declared_after_a_trick():
     t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
     t.act(1, "announce", value=100).play("10C", "KC")
     assert t.rejects(1, "declare-aces").rule_id == "variant.ace-marriage"
+
+
+# F0 1-35 (the traditional rules two-trading plays by, F0 91).
+def test_f0_the_dealer_holds_the_hundred():
+    t = Table(trading(), hands=HANDS, talon=TALON, dealer=0)
+    assert (t.v["bid"], t.v["bidder"], t.v["turn"]) == (100, 0, 1)
+    t = Table(trading(forced_bidder="left-of-dealer"), hands=HANDS, talon=TALON, dealer=0)
+    assert (t.v["bid"], t.v["bidder"], t.v["turn"]) == (100, 1, 0)
+
+
+def test_f0_bids_are_capped_by_the_marriages_only():
+    # Seat 1 holds the hearts, diamonds and clubs marriages: 120 + 240 = 360.
+    hands = {1: "KH QH KD QD KC QC AS 10S 9H JS", 0: "AH 10H JH AD JD AC 10C 9S QS KS"}
+    t = Table(trading(), hands=hands, talon=TALON, dealer=0)
+    assert t.rejects(1, "bid", value=365).reason == "over-marriage-cap"
+    t.act(1, "bid", value=355)
+    assert t.v["bid"] == 355
+    t = Table(trading(max_bid=300), hands=hands, talon=TALON, dealer=0)
+    assert t.rejects(1, "bid", value=355).reason == "over-max-bid"
+
+
+def test_f0_the_declarer_may_concede_after_laying_away():
+    t = Table(trading(), hands=HANDS, talon=TALON, dealer=0).win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D").act(1, "concede")
+    assert t.last["delta"] == [60, -105]
+    t = Table(trading(rospis_timing="before-passing"), hands=HANDS, talon=TALON, dealer=0).win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D")
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_f0_a_fall_from_the_barrel_resets_the_score():
+    t = Table(trading(), hands=HANDS, talon=TALON, dealer=0, scores=[0, 880], state=third_try(1, falls=0))
+    t.win_auction(1).act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=150).play(*PLAY)
+    assert t.v["score"][1] == 0 and ["barrel-fall", 1] in t.last["marks"]
+    t = Table(trading(barrel_failure="minus-penalty"), hands=HANDS, talon=TALON, dealer=0, scores=[0, 880],
+              state=third_try(1, falls=0))
+    t.win_auction(1).act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=150).play(*PLAY)
+    assert t.v["score"][1] == 760
+
+
+# Seat 1 wins the auction at 105 with a weak hand; seat 0 (870) takes every trick and the hearts marriage: 213.
+CROSS_HANDS = {1: "9S JS QS 9C JC QC 9H JH 9D JD", 0: "AS 10S KS AC 10C KC AH 10H KH QH"}
+CROSS_TALON = "AD 10D KD QD"
+CROSS_PLAY = ["JS", "AS", "KH!", "9H", "QH", "JH", "AH", "9D", "10H", "JD", "10S", "QS", "KS", "JC", "AC", "QC",
+              "10C", "10D", "KC", "AD"]
+
+
+def crossing(rs):
+    t = Table(rs, hands=CROSS_HANDS, talon=CROSS_TALON, dealer=0, scores=[870, 0]).win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="9S").act(1, "discard", card="9C")
+    t.act(1, "announce", value=105).play(*CROSS_PLAY)
+    assert t.last["taken_points"] == [213, 0]
+    return t
+
+
+def test_f0_whoever_reaches_1000_first_wins():
+    assert crossing(trading()).v["winner"] == 0
+    t = crossing(trading(cross_barrel="declarer"))
+    assert t.v["winner"] is None and t.v["score"][0] == 880
+
+
+# Seat 1 takes one trick, two nines (0 points), and loses the other nine: a bolt only if a bolt is "no points".
+BOLT_HANDS = {1: "9H JH QH KH 9C 9D JC QC JS QS", 0: "9S AS 10S KS AC 10C KC AD 10D KD"}
+BOLT_TALON = "AH 10H QD JD"
+BOLT_PLAY = ["9H", "9S", "JS", "AS", "10S", "QS", "KS", "JH", "AC", "JC", "10C", "QC", "KC", "QH", "AD", "JD",
+             "10D", "QD", "KD", "KH"]
+
+
+def one_empty_trick(rs):
+    t = Table(rs, hands=BOLT_HANDS, talon=BOLT_TALON, dealer=0).win_auction(1)
+    t.act(1, "take-talon", stack=1).act(1, "discard", card="9C").act(1, "discard", card="9D")
+    t.act(1, "announce", value=105).play(*BOLT_PLAY)
+    assert t.last["taken_points"] == [99, 0] and t.last["tricks_won"] == [9, 1]
+    return t
+
+
+def test_f0_a_bolt_is_a_deal_without_a_trick():
+    assert one_empty_trick(trading()).v["bolts"] == [0, 0]
+    assert one_empty_trick(trading(bolt_when="zero-points")).v["bolts"] == [0, 1]
