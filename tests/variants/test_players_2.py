@@ -733,3 +733,19 @@ def one_empty_trick(rs):
 def test_f0_a_bolt_is_a_deal_without_a_trick():
     assert one_empty_trick(trading()).v["bolts"] == [0, 0]
     assert one_empty_trick(trading(bolt_when="zero-points")).v["bolts"] == [0, 1]
+
+
+# F0 108-118 (two-bank, two-one-card): F0 118's concession is tied to nothing but the winner seeing he cannot make it.
+def test_f0_118_the_winner_may_concede_after_giving_his_card():
+    t = at_talon(load_ruleset("two-one-card"))
+    t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0).act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+    t = at_talon(ruleset("two-one-card", rospis_timing="before-passing"))
+    t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0)
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_f0_118_the_nine_card_game_concedes_after_the_bank_too():
+    t = at_talon(load_ruleset("two-bank"), hands=BANK_HANDS, talon=BANK_TALON)
+    t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0).act(1, "discard", card="10D").act(1, "concede")
+    assert t.last["delta"] == [60, -100]
