@@ -34,8 +34,6 @@ EXPECTED_INCOMPLETE = {
     # i24b
     "computer-game", "dealers-hundred", "five-hundred-one", "four-computer-game", "four-dealer-observes",
     "four-dummy", "online-service", "trading-three",
-    # i24c
-    "two-last-trick",
     # i24core
     "left-leads", "declarer-leads", "barrel-900",
 }

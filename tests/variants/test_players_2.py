@@ -749,3 +749,37 @@ def test_f0_118_the_nine_card_game_concedes_after_the_bank_too():
     t = at_talon(load_ruleset("two-bank"), hands=BANK_HANDS, talon=BANK_TALON)
     t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0).act(1, "discard", card="10D").act(1, "concede")
     assert t.last["delta"] == [60, -100]
+
+
+# F3 80-146 (two-last-trick): the talon at the hundred is not shown (F3 108), a bolt is a deal without a trick
+# (F3 120), and only more than 1000 wins (F3 122).
+def test_f3_p4_the_stack_taken_at_the_hundred_is_not_shown():
+    t = at_talon(load_ruleset("two-last-trick"))
+    t.act(1, "draw-stack", stack=0)
+    assert t.v["talon_shown"] is False
+    t = at_talon(ruleset("two-last-trick", hundred_talon_hidden=False))
+    t.act(1, "draw-stack", stack=0)
+    assert t.v["talon_shown"] is True
+
+
+def last_trick_empty_trick(rs):
+    t = Table(rs, hands=BOLT_HANDS, talon=BOLT_TALON, dealer=0).win_auction(1, bid=105)
+    t.act(1, "draw-stack", stack=1).act(1, "discard", card="9C").act(1, "discard", card="9D")
+    t.act(1, "announce", value=105).play(*BOLT_PLAY)
+    assert t.last["taken_points"] == [120, 0] and t.last["tricks_won"] == [9, 1]
+    return t
+
+
+def test_f3_p4_a_bolt_is_a_deal_without_a_trick():
+    assert last_trick_empty_trick(load_ruleset("two-last-trick")).v["bolts"] == [0, 0]
+    assert last_trick_empty_trick(ruleset("two-last-trick", bolt_when="zero-points")).v["bolts"] == [0, 1]
+
+
+def test_f3_p4_only_more_than_1000_wins():
+    def from_barrel(rs):
+        t = at_talon(rs, scores=[0, 880], state=barrel_state(1))
+        t.act(1, "draw-stack", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+        return t.act(1, "announce", value=120).play(*PLAY)
+    t = from_barrel(load_ruleset("two-last-trick"))
+    assert t.v["winner"] is None and t.v["score"][1] == 880
+    assert from_barrel(ruleset("two-last-trick", win_comparison="at-least")).v["winner"] == 1
