@@ -149,7 +149,7 @@ def _entries(doc: RuleDoc) -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
-def _by_overlay(res: Resolved) -> dict[str, str]:
+def by_overlay(res: Resolved) -> dict[str, str]:
     """Rule or parameter -> the overlay of the ruleset that answers for it: a rule replaced whole or with
     every clause of its own taken away, a parameter set by an overlay (or declared by a replaced rule)."""
     out: dict[str, str] = {}
@@ -181,7 +181,7 @@ def rows(rs: Ruleset, chain: list[RuleDoc] | None = None) -> list[Row]:
     res = rs.resolved
     chain = chain if chain is not None else dossier_chain(res.library, res.name)
     entries = [(doc.id, _entries(doc)) for doc in chain]
-    overlay = _by_overlay(res)
+    overlay = by_overlay(res)
     through_rule_files = not chain[0].get("sources") and not chain[0].get("extends")
     def entry_for(key: str) -> Answer | None:
         return next((_answer(preset, *found[key]) for preset, found in entries if key in found), None)

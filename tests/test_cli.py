@@ -413,15 +413,26 @@ def test_explain_in_english_by_default(capsys: pytest.CaptureFixture[str]) -> No
     assert "parameters (* = not the default):" in out and "(rule bid.step; default 5)" in out
 
 
-def test_explain_dossier_lists_what_the_dossier_must_answer_for(capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_dossier_lists_what_the_dossier_must_answer_for(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["explain", "classic", "--dossier", "--no-pager"]) == 0
     out = capsys.readouterr().out
-    assert "unanswered)" in out and "MISSING" not in out
+    assert "0 unanswered)" in out and "MISSING" not in out
     assert "play.must-trump" in out and "[refuses: must-trump]" in out and "the rule file" in out
+    # A preset whose dossier leaves a rule out: exit 1, the rule and its parameter named.
+    from rules_tree import copy_rules, edit
+
+    tree = copy_rules(tmp_path)
+    edit(tree, "variants/presets/left-leads.yaml", "  play.first-lead: {sources:", "  # play.first-lead: {sources:")
+    edit(tree, "variants/presets/left-leads.yaml", "  first_lead: {sources:", "  # first_lead: {sources:")
+    monkeypatch.setenv("THOUSAND_RULES_ROOT", str(tree))
     assert main(["explain", "left-leads", "--dossier", "--no-pager", "--lang", "ru"]) == 1
     out = capsys.readouterr().out
-    assert "НЕТ ОТВЕТА" in out and "недочёты:" in out and "параметр" in out
-    assert "first_lead (play.first-lead)" in out and "источник (first_lead)" in out
+    assert "без ответа: 2)" in out and "недочёты:" in out
+    assert re.search(r"параметр +first_lead \(play.first-lead\) +НЕТ ОТВЕТА", out)
+    assert re.search(r"правило +play.first-lead +НЕТ ОТВЕТА", out)
+    assert "источник (talon_placement)" in out
 
 
 def test_diff_in_russian(capsys: pytest.CaptureFixture[str]) -> None:

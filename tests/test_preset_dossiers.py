@@ -34,8 +34,6 @@ EXPECTED_INCOMPLETE = {
     # i24b
     "computer-game", "dealers-hundred", "five-hundred-one", "four-computer-game", "four-dealer-observes",
     "four-dummy", "online-service", "trading-three",
-    # i24core
-    "left-leads", "declarer-leads", "barrel-900",
 }
 COMPLETE = sorted(n for n in PRESETS if n not in ENGINE_PRESETS | EXPECTED_INCOMPLETE)
 
@@ -173,11 +171,12 @@ def test_a_missing_rule_and_a_missing_parameter_are_named():
     rs = load_ruleset("left-leads")
     doc = LIB.presets["left-leads"]
     before = dossier.missing(rs, [doc])
-    after = dossier.missing(rs, [_without(doc, "variant.samosval", "first_lead")])
+    after = dossier.missing(rs, [_without(doc, "variant.samosval", "first_lead", "play.first-lead")])
     # the samosval's own parameters were answered through the rule's entry, and now are not
     assert set(after) - set(before) == {"no dossier entry for rule 'variant.samosval'",
                                         "no dossier entry for parameter 'samosval_score' (rule variant.samosval)",
                                         "no dossier entry for parameter 'samosval_reset_to' (rule variant.samosval)",
+                                        "no dossier entry for rule 'play.first-lead'",
                                         "no dossier entry for parameter 'first_lead' (rule play.first-lead)"}
 
 
@@ -188,8 +187,9 @@ def test_an_entry_answers_through_also_and_silent_and_an_overlay_through_its_own
     doc = LIB.presets["left-leads"]
     cite = [{"seed": "003_6bdcd0fbd49a2f68.txt", "lines": [38, 38]}]
     why = {"en": "silent", "ru": "молчит"}
-    data = {**doc.data, "dossier": {**doc.data["dossier"], "play.must-trump": {"sources": cite,
-                                                                                 "also": ["play.follow-suit"]}},
+    kept = {k: v for k, v in _without(doc, "play.follow-suit", "deck.rank-order", "game-end.target").data[
+        "dossier"].items()}
+    data = {**doc.data, "dossier": {**kept, "play.must-trump": {"sources": cite, "also": ["play.follow-suit"]}},
             "silent": [{"for": ["deck.rank-order", "target"], "sources": cite, "decision": why}]}
     rows = {r.point.key: r.answer for r in dossier.rows(rs, [RuleDoc(doc.id, doc.path, data)])}
     assert rows["play.follow-suit"] == dossier.Answer(dossier.How.SOURCES, "left-leads", "play.must-trump",
@@ -206,7 +206,8 @@ def test_a_decision_must_cite_the_presets_side():
 
     rs = load_ruleset("left-leads")
     doc = LIB.presets["left-leads"]
-    data = {**doc.data, "silent": [{"for": ["deck.rank-order"], "decision": {"en": "x", "ru": "x"}}]}
+    data = {**_without(doc, "deck.rank-order").data,
+            "silent": [{"for": ["deck.rank-order"], "decision": {"en": "x", "ru": "x"}}]}
     problems = dossier.missing(rs, [RuleDoc(doc.id, doc.path, data)])
     assert ("rule 'deck.rank-order': the decision (left-leads: silent[0]) cites none of the preset's own lines"
             in problems)
@@ -241,3 +242,16 @@ def test_a_line_past_the_end_of_a_source_and_an_unknown_file_are_caught():
     assert bad_lines(doc) == [f"sources: 002_54c07b41b96fc5f3.txt has {n} lines, not {n}-{n + 1}",
                               "sources: no source file 009_0000000000000000.txt",
                               "sources: 002_54c07b41b96fc5f3.txt lines 2-2 are empty"]
+
+
+def test_classic_answers_through_the_rule_files_and_a_rule_citing_nothing_is_missing(tmp_path):
+    rows = {r.point.key: r.answer for r in dossier.rows(load_ruleset("classic"))}
+    assert rows["deck.rank-order"] == dossier.Answer(dossier.How.RULE_FILE, None, None, {})
+    root = copy_rules(tmp_path)
+    text = (root / "spec/deck/rank-order.yaml").read_text(encoding="utf-8")
+    start = text.index("sources:\n")
+    end = text.index("\n", text.index("lines: [88, 88]}")) + 1
+    edit(root, "spec/deck/rank-order.yaml", text[start:end], "sources: []\n")
+    assert dossier.missing(load_ruleset("classic", root=root)) == [
+        "no dossier entry for rule 'deck.rank-order'",
+        "no dossier entry for parameter 'rank_order' (rule deck.rank-order)"]

@@ -1,14 +1,18 @@
 """A preset's dossier on its page: what its source says, what the preset does, and what it leaves out.
 
-The dossier lives in the preset file (``dossier:`` and ``not_modelled:``); the resolver
-never reads it. Every parameter the preset sets and every overlay it adds gets one row:
-the source lines it comes from, or "our decision" with the reason.
+The dossier lives in the preset file (``dossier:``, ``silent:`` and ``not_modelled:``). The page
+shows two tables: the preset's own choices (every parameter it sets and overlay it adds), then every
+rule of the resolved ruleset that can change a verdict (``oracle.dossier``), inherited core rules
+included, each with what answers for it: the source's lines, our decision, the overlay that replaces
+or switches it off, or, not yet, nothing. Rules an overlay switches off entirely are listed after them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..dossier import Answer, How, Kind, Row, by_overlay, cites_source, rows
+from ..ruleset import load_ruleset
 from .md import code, heading, link, plain, prose, show, table
 from .rules import SOURCES_PAGE, cite, tr
 from .site import Preset, Site
@@ -31,6 +35,40 @@ _WORDS: dict[str, dict[str, str]] = {
     "read": {"en": "read from {lines}", "ru": "по {lines}"},
     "empty": {"en": "This ruleset sets no parameter and adds no overlay of its own.",
               "ru": "Этот набор не задаёт своих параметров и не включает своих дополнений."},
+    "rules_title": {"en": "Every rule that can change a verdict", "ru": "Все правила, от которых зависит вердикт"},
+    "rules_intro": {
+        "en": "Each rule of this ruleset that can refuse a move or write a value on the score sheet, the core "
+              "rules it inherits included, and what answers for it: the source's lines, our decision where the "
+              "source is silent (with the lines behind the reading we kept), or the overlay that replaces it. "
+              "{answered} of {total} points (rules and parameters) are answered.",
+        "ru": "Каждое правило этого набора, которое может запретить ход или записать значение в запись счёта, "
+              "включая унаследованные основные правила, и что за него отвечает: строки источника, наше решение "
+              "там, где источник молчит (со строками, на которых держится сохранённое прочтение), или "
+              "дополнение, которое его заменяет. Ответ есть на {answered} из {total} пунктов (правил и "
+              "параметров).",
+    },
+    "rules_intro_classic": {
+        "en": "Each rule of this ruleset that can refuse a move or write a value on the score sheet. This ruleset "
+              "follows no single text: each rule answers with its own sources and decisions, on its page.",
+        "ru": "Каждое правило этого набора, которое может запретить ход или записать значение в запись счёта. "
+              "Этот набор не следует одному тексту: каждое правило отвечает своими источниками и решениями — "
+              "на своей странице.",
+    },
+    "rule_col": {"en": "Rule", "ru": "Правило"},
+    "unchecked": {"en": "not yet checked against the source", "ru": "ещё не сверено с источником"},
+    "unchecked_engine": {"en": "not checked against the engine", "ru": "не сверено с движком"},
+    "inherited": {"en": "from {preset}", "ru": "из {preset}"},
+    "kept": {"en": "Kept from {lines}.", "ru": "Сохранено по {lines}."},
+    "as_written": {"en": "as the rule states", "ru": "как в правиле"},
+    "replaced": {"en": "replaced by {overlay}", "ru": "заменено дополнением {overlay}"},
+    "switched_off": {"en": "switched off by {overlay}", "ru": "отключено дополнением {overlay}"},
+    "set_by": {"en": "set by {overlay}", "ru": "задано дополнением {overlay}"},
+    "rule_file": {"en": "the rule's own sources: {lines}", "ru": "собственные источники правила: {lines}"},
+    "off_title": {"en": "Rules switched off here", "ru": "Правила, которые здесь не действуют"},
+    "off_intro": {
+        "en": "Rules of the game that an overlay of this ruleset switches off entirely:",
+        "ru": "Правила игры, которые дополнение этого набора отключает целиком:",
+    },
     "left_out": {"en": "What the source says and this ruleset leaves out",
                  "ru": "Что есть в источнике, но не вошло в набор"},
     "left_out_intro": {
@@ -60,27 +98,28 @@ def _note_cell(entry: dict[str, Any], lang: str) -> str:
 
 
 def dossier_section(site: Site, preset: Preset, lang: str) -> list[str]:
-    """The dossier's Markdown: the table of choices, then what the preset leaves out."""
+    """The dossier's Markdown: the preset's own choices, every verdict-changing rule, what it leaves out."""
     page, doc, res = preset.page, preset.doc, preset.resolved
     dossier = {str(k): plain(v) for k, v in (doc.get("dossier") or {}).items()}
     out = [heading(2, _w("title", lang), "dossier"), ""]
-    rows = []
+    choices = []
     for oid in (str(o) for o in doc.get("overlays") or []):
         ov = site.rule(oid)
         does = (f"[{tr(plain(ov.doc.get('title')), lang)}]({link(page, ov.page)}) ({code(oid)})" if ov
                 else code(oid))
-        entry = dossier.get(oid, {})
-        rows.append([_source_cell(entry, lang), does, _note_cell(entry, lang)])
+        entry = _own_entry(dossier, oid)
+        choices.append([_source_cell(entry, lang), does, _note_cell(entry, lang)])
     for name, value in (doc.get("set") or {}).items():
         decl = res.params.get(str(name))
         does = f"{code(name)} = {code(show(value))}" + (f": {decl.doc.get(lang) or decl.doc['en']}" if decl else "")
-        entry = dossier.get(str(name), {})
-        rows.append([_source_cell(entry, lang), does, _note_cell(entry, lang)])
-    if rows:
+        entry = _own_entry(dossier, str(name))
+        choices.append([_source_cell(entry, lang), does, _note_cell(entry, lang)])
+    if choices:
         out += [_w("intro", lang, link=link(page, SOURCES_PAGE)), "",
-                table([_w("source", lang), _w("does", lang), _w("why", lang)], rows), ""]
+                table([_w("source", lang), _w("does", lang), _w("why", lang)], choices), ""]
     else:
         out += [_w("empty", lang), ""]
+    out += _rules_section(site, preset, lang)
     omissions = plain(doc.get("not_modelled") or [])
     if omissions:
         out += [heading(2, _w("left_out", lang), "not-modelled"), "", _w("left_out_intro", lang), "",
@@ -88,3 +127,91 @@ def dossier_section(site: Site, preset: Preset, lang: str) -> list[str]:
                       [[cite(o["sources"]), prose(tr(o["what"], lang)), prose(tr(o["why"], lang))]
                        for o in omissions]), ""]
     return out
+
+
+def _own_entry(dossier: dict[str, Any], key: str) -> dict[str, Any]:
+    """The entry of the preset's own dossier that answers for ``key``: its own, or one naming it in ``also``."""
+    if key in dossier:
+        return dict(dossier[key])
+    return next((dict(e) for e in dossier.values() if key in e.get("also", [])), {})
+
+
+def _rules_section(site: Site, preset: Preset, lang: str) -> list[str]:
+    page, res = preset.page, preset.resolved
+    rs = load_ruleset(preset.id, root=site.library.root)
+    table_rows = rows(rs)
+    through_rule_files = not preset.doc.get("sources") and not preset.doc.get("extends")
+    own = {str(k) for k in preset.doc.get("set") or {}}
+    shown = [r for r in table_rows if r.point.kind is not Kind.PARAMETER
+             or (r.answer is not None and r.answer.how is not How.RULE_FILE and r.answer.key not in (None, r.point.rule)
+                 and r.point.key not in own)]
+    answered = sum(r.answer is not None for r in table_rows)
+    intro = (_w("rules_intro_classic", lang) if through_rule_files
+             else _w("rules_intro", lang, answered=answered, total=len(table_rows)))
+    out = [heading(3, _w("rules_title", lang), "dossier-rules"), "", intro, ""]
+    out += [table([_w("rule_col", lang), _w("source", lang), _w("does", lang), _w("why", lang)],
+                  [_rule_row(site, preset, r, lang) for r in shown]), ""]
+    points = {r.point.key for r in table_rows}
+    switched = by_overlay(res)
+    off = [rid for rid in res.rules if rid not in points and rid in switched]
+    if off:
+        out += [heading(3, _w("off_title", lang), "dossier-off"), "", _w("off_intro", lang), ""]
+        for rid in off:
+            entry = site.rule(rid)
+            title = f"[{tr(plain(entry.doc.get('title')), lang)}]({link(page, entry.page)})" if entry else code(rid)
+            ov = site.rule(switched[rid])
+            name = f"[{code(switched[rid])}]({link(page, ov.page)})" if ov else code(switched[rid])
+            out.append(f"- {title} ({code(rid)}): {_w('switched_off', lang, overlay=name)}")
+        out.append("")
+    return out
+
+
+def _values(res: Any, rule_id: str, changed_only: bool = False) -> str:
+    """The rule's parameters with this ruleset's values (only those off the default, if asked)."""
+    parts = [f"{code(n)} = {code(show(res.values[n]))}" for n, d in res.params.items()
+             if d.rule_id == rule_id and (not changed_only or plain(res.values[n]) != plain(d.default))]
+    return ", ".join(parts)
+
+
+def _rule_row(site: Site, preset: Preset, row: Row, lang: str) -> list[str]:
+    page, res = preset.page, preset.resolved
+    p, a = row.point, row.answer
+    entry = site.rule(p.rule)
+    if p.kind is Kind.PARAMETER:
+        rule = code(p.key) + (f" ([{p.rule}]({link(page, entry.page, 'parameters')}))" if entry else "")
+        does = f"{code(p.key)} = {code(show(res.values[p.key]))}"
+    else:
+        rule = (f"[{tr(plain(entry.doc.get('title')), lang)}]({link(page, entry.page)}) ({code(p.key)})" if entry
+                else code(p.key))
+        does = _values(res, p.key, changed_only=True) or _w("as_written", lang)
+    if a is None:
+        unchecked = "unchecked" if cites_source(res.library, preset.id) else "unchecked_engine"
+        return [rule, f"*{_w(unchecked, lang)}*", does, ""]
+    if a.how is How.OVERLAY:
+        return [rule, "", _overlay_does(site, preset, p.key, a, lang), ""]
+    if a.how is How.RULE_FILE:
+        doc = res.rules.get(p.rule)
+        lines = cite(plain(doc.get("sources"))) if doc is not None and doc.get("sources") else ""
+        return [rule, _w("rule_file", lang, lines=lines) if lines else "", does, ""]
+    source = _source_cell(a.entry, lang)
+    if a.preset != preset.id:
+        source += f" ({_w('inherited', lang, preset=code(a.preset))})"
+    note = _note_cell(a.entry, lang)
+    if a.how is How.DECISION:
+        kept = a.entry.get("kept") or plain(res.rules[p.rule].get("sources") if p.rule in res.rules else None)
+        if kept:
+            note = (note + " " if note else "") + _w("kept", lang, lines=cite(kept))
+    return [rule, source, does, note]
+
+
+def _overlay_does(site: Site, preset: Preset, key: str, a: Answer, lang: str) -> str:
+    res = preset.resolved
+    oid = str(a.key)
+    ov = site.rule(oid)
+    name = f"[{code(oid)}]({link(preset.page, ov.page)})" if ov else code(oid)
+    if key in res.params:
+        return _w("set_by", lang, overlay=name) + f": {code(key)} = {code(show(res.values[key]))}"
+    replaced = key in res.rules and res.rules[key].replaced_by
+    lib_ov = res.library.overlays.get(oid)
+    empty = lib_ov is not None and not (lib_ov.get("logic") or [])
+    return _w("switched_off" if not replaced or empty else "replaced", lang, overlay=name)

@@ -105,10 +105,20 @@ SCHEMA_RU: dict[str, str] = {
     "choice comes from.":
         "Именованный набор правил: основные правила, затем дополнения по порядку, затем значения параметров. Его "
         "досье говорит, откуда взят каждый выбор.",
-    "Where each choice of this preset comes from: one entry per parameter it sets (by name) and per overlay it "
-    "adds (by id). Read by the docs and the dossier test, never by the resolver.":
-        "Откуда взят каждый выбор набора: по записи на каждый задаваемый параметр (по имени) и на каждое "
-        "включаемое дополнение (по id). Его читают документация и проверка досье, но не сборка набора.",
+    "Where each point of this preset comes from: an entry per parameter (by name), per rule that can change a "
+    "verdict (by rule id: the rule and all its parameters) and per overlay (by id); see oracle/dossier.py. The "
+    "resolver checks only that each key names a rule, parameter or overlay of the ruleset.":
+        "Откуда взят каждый пункт набора: запись на параметр (по имени), на правило, способное изменить вердикт "
+        "(по id правила: само правило и все его параметры), и на дополнение (по id); см. oracle/dossier.py. "
+        "Сборка набора проверяет только, что каждый ключ называет правило, параметр или дополнение этого набора.",
+    "Rules and parameters the source is silent on, decided together: one shared decision, the preset's lines "
+    "that are silent or near (sources), and the lines behind the kept reading (kept; else the rule files' own "
+    "sources).":
+        "Правила и параметры, о которых источник молчит, решённые вместе: одно общее решение, строки источника "
+        "набора, которые молчат или ближе всего к вопросу (sources), и строки, на которых держится сохранённое "
+        "прочтение (kept; без них — собственные источники файлов правил).",
+    "More rule ids, parameters or overlays the same entry answers for.":
+        "Другие правила, параметры или дополнения, на которые отвечает та же запись.",
     "Rules of the preset's own source that the preset leaves out, with the reason.":
         "Правила из источника набора, которых в наборе нет, с причиной.",
     "The source lines a choice comes from, or our decision with its reason (a decision may also cite the lines "
