@@ -783,3 +783,31 @@ def test_f3_p4_only_more_than_1000_wins():
     t = from_barrel(load_ruleset("two-last-trick"))
     assert t.v["winner"] is None and t.v["score"][1] == 880
     assert from_barrel(ruleset("two-last-trick", win_comparison="at-least")).v["winner"] == 1
+
+
+def test_f2_bids_have_no_maximum_but_the_marriage():
+    # Both hold a marriage; they bid five by five up to 305, past the 300 of the two-player pages.
+    t = Table(f2(), hands=HANDS, talon=TALON, dealer=0)
+    for value in range(105, 310, 5):
+        t.act(t.v["turn"], "bid", value=value)
+    assert t.v["bid"] == 305
+    t = Table(f2(max_bid=300), hands=HANDS, talon=TALON, dealer=0)
+    for value in range(105, 305, 5):
+        t.act(t.v["turn"], "bid", value=value)
+    assert t.rejects(t.v["turn"], "bid", value=305).reason == "over-max-bid"
+
+
+# Seat 1 plays 100 with a weak hand; seat 0 (850), with the other stack, takes 92 and the hearts marriage.
+F2_CROSS_PLAY = ["JS", "AS", "KH!", "9H", "QH", "JH", "AH", "9D", "10H", "JD", "10S", "QS", "KS", "9S", "AC", "9C",
+                 "10C", "JC", "KC", "QC", "KD", "AD", "10D", "QD"]
+
+
+def test_f2_whoever_reaches_1000_first_wins():
+    def crossing(rs):
+        t = at_talon(rs, hands=CROSS_HANDS, talon=CROSS_TALON, scores=[850, 0])
+        t.act(1, "take-talon", stack=0).act(1, "announce", value=100).play(*F2_CROSS_PLAY)
+        assert t.last["taken_points"] == [192, 28]
+        return t
+    assert crossing(f2()).v["winner"] == 0
+    t = crossing(f2(cross_barrel="declarer"))
+    assert t.v["winner"] is None and t.v["score"][0] == 900
