@@ -314,8 +314,13 @@ def test_mounting_and_falling_off_the_two_player_barrel():
 # ------------------------------------------------------------------ the presets
 
 
+def trading(**params):
+    """two-trading with the deal given as hands: the ruleset models F0 8's cut, the positions skip it."""
+    return ruleset("two-trading", cut_modelled=False, **params)
+
+
 def test_two_trading_leaves_the_unused_stack_to_nobody():
-    rs = load_ruleset("two-trading")
+    rs = trading()
     assert rs.param("cards_to_each_opponent") == 0 and rs.param("unused_talon") == "nobody"
     t = at_talon(rs)
     t.act(1, "take-talon", stack=0)
@@ -353,8 +358,13 @@ PLAY_12 = ["AS", "QD", "KS!", "KD", "QS", "JD", "10S", "JH", "JS", "QH", "9S", "
            "KC", "9C", "9D", "AD", "AH", "9H", "10H", "10D"]
 
 
+def f2(**params):
+    """two-talon-to-opponent with the deal given as hands: the ruleset models F2 15's cut, the positions skip it."""
+    return ruleset("two-talon-to-opponent", cut_modelled=False, **params)
+
+
 def test_two_talon_to_opponent():
-    t = at_talon(load_ruleset("two-talon-to-opponent"))
+    t = at_talon(f2())
     t.act(1, "take-talon", stack=0).act(1, "announce", value=100)
     assert [len(h) for h in t.v["hand"]] == [12, 12]
     t.play(*PLAY_12)
@@ -488,3 +498,316 @@ def test_random_games_keep_the_pack(name, seed):
     play_random(game, random.Random(seed), hinted=True, max_deals=15)
     assert sorted(game.st.cards_everywhere()) == list(range(24))
     assert game.rs.players == 2 and len(game.sheet) >= 1
+
+
+# ------------------------------------------------------------------ each preset against its own page
+# A position the preset's source judges one way is judged that way by the preset, and the other way by the
+# setting it inherited before (the same ruleset with that one parameter back at its old value).
+
+
+# F2 (two-talon-to-opponent): seat 0 holds only the spades marriage (cap 160 by the sum of marriages), seat 1
+# the hearts; stacks 10D 9D and JC 9C.
+F2_HANDS = {0: "KS QS AH 10H JH AD 10D JD 9D 9S", 1: "KH QH AS 10S JS AC 10C KC QC 9H"}
+F2_TALON = "KD QD JC 9C"
+
+
+def f2_bidding(**params):
+    return Table(f2(**params), hands=F2_HANDS, talon=F2_TALON, dealer=0)
+
+
+def test_f2_bids_go_up_by_exactly_five():
+    assert f2_bidding().rejects(0, "bid", value=110).rule_id == "bid.step"
+    f2_bidding(bid_step_mode="multiple").act(0, "bid", value=110)
+
+
+def test_f2_any_marriage_opens_the_bidding():
+    def up_to_165(t):
+        for value in range(105, 165, 5):
+            t.act(t.v["turn"], "bid", value=value)
+        assert t.v["turn"] == 0
+        return t
+    t = up_to_165(f2_bidding())
+    t.act(0, "bid", value=165)
+    assert t.v["bid"] == 165, "F2 21: with a marriage in hand the bid may go above 120"
+    rej = up_to_165(f2_bidding(marriage_cap_mode="sum-of-marriages")).rejects(0, "bid", value=165)
+    assert rej.reason == "over-marriage-cap"
+
+
+def test_f2_has_no_concession():
+    t = at_talon(f2())
+    t.act(1, "take-talon", stack=0)
+    rej = t.rejects(1, "concede")
+    assert (rej.rule_id, rej.reason) == ("talon.rospis", "no-rospis")
+    t = at_talon(f2(rospis_allowed=True))
+    t.act(1, "take-talon", stack=0).act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+
+
+def f2_deal(rs, contract=100, scores=None, state=None):
+    """F2 9's way: seat 1 takes stack 0, seat 0 gets the other, both play twelve cards (118 to 42)."""
+    t = at_talon(rs, scores=scores, state=state)
+    t.act(1, "take-talon", stack=0).act(1, "announce", value=contract).play(*PLAY_12)
+    assert t.last["taken_points"] == [42, 118]
+    return t
+
+
+def test_f2_the_barrel_is_at_900():
+    t = f2_deal(f2(), scores=[0, 850])
+    assert t.v["score"][1] == 900 and t.v["on_barrel"] == [False, True]
+    assert f2_deal(f2(barrel_threshold=880), scores=[0, 850]).v["score"][1] == 880
+
+
+def test_f2_the_barrel_player_takes_a_talon_without_an_auction():
+    t = Table(f2(), hands=HANDS, talon=TALON, dealer=0, scores=[0, 900], state=barrel_state(1))
+    assert (t.game.phase, t.v["declarer"], t.v["contract"]) == ("talon", 1, 121)
+    t = Table(f2(barrel_auto_talon=False), hands=HANDS, talon=TALON, dealer=0, scores=[0, 900],
+              state=barrel_state(1))
+    assert t.game.phase == "bidding"
+
+
+# Seat 0 sits on the barrel; seat 1 (850) makes 100 as declarer and reaches it in the same deal.
+def test_f2_nobody_is_knocked_off_the_barrel():
+    t = f2_deal(f2(barrel_auto_talon=False), scores=[900, 850], state=barrel_state(0))
+    assert t.v["on_barrel"] == [True, True] and t.v["score"] == [900, 900]
+    t = f2_deal(f2(barrel_auto_talon=False, knock_off=True), scores=[900, 850], state=barrel_state(0))
+    assert t.v["on_barrel"] == [False, True] and t.v["score"] == [780, 900]
+
+
+# Seat 1's third deal on the barrel: he plays 121 without an auction, takes 118 and falls, for the third time.
+def third_try(seat, falls=2):
+    """Seat `seat` is on the barrel for his third deal, with `falls` falls behind him."""
+    return {"on_barrel": [s == seat for s in (0, 1)], "barrel_deals": [2 if s == seat else 0 for s in (0, 1)],
+            "barrel_falls": [falls if s == seat else 0 for s in (0, 1)]}
+
+
+def test_f2_falls_never_reset_the_score():
+    t = f2_deal(f2(), contract=121, scores=[0, 900], state=third_try(1))
+    assert t.v["score"][1] == 780 and ["barrel-fall", 1] in t.last["marks"]
+    assert f2_deal(f2(falls_limit=3), contract=121, scores=[0, 900], state=third_try(1)).v["score"][1] == 0
+
+
+def test_f2_a_dark_winner_is_doubled():
+    t = Table(f2(), hands=HANDS, talon=TALON, dealer=0)
+    t.act(1, "go-dark").act(0, "pass")
+    t.act(1, "take-talon", stack=0)
+    assert t.v["talon_shown"] is False, "F2 41: the dark winner does not show the talon"
+    t.act(1, "announce", value=100).play(*PLAY_12)
+    assert t.last["delta"] == [42, 200]
+
+
+ACES = {1: "AS AC AH AD KS QS JS 9S 10C 9H", 0: "10H KH QH JH QC JD KD QD 10S KC"}
+
+
+def test_f2_four_aces_are_a_marriage_of_200():
+    t = Table(f2(), hands=ACES, talon=TALON, dealer=0)
+    t.win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "announce", value=100)
+    t.act(1, "declare-aces").play("AS")
+    assert t.v["marriage_points"] == [0, 200]
+
+
+# F3 164-211 (two-first-way, two-dead-hand, two-draw-pile): the barrel of F3 204 knows only the three rounds.
+def test_f3_two_player_barrel_knocks_nobody_off():
+    t = ten(load_ruleset("two-first-way"), contract=100, scores=[880, 800], state=barrel_state(0))
+    assert t.v["on_barrel"] == [True, True] and t.v["score"] == [880, 880]
+    t = ten(ruleset("two-first-way", knock_off=True), contract=100, scores=[880, 800], state=barrel_state(0))
+    assert t.v["on_barrel"] == [False, True] and t.v["score"] == [760, 880]
+
+
+def test_f3_two_player_barrel_never_resets_after_falls():
+    t = ten(load_ruleset("two-first-way"), contract=100, scores=[0, 880], state=third_try(1))
+    assert t.v["score"][1] == 760 and t.v["barrel_falls"][1] == 3
+    t = ten(ruleset("two-first-way", falls_limit=3), contract=100, scores=[0, 880], state=third_try(1))
+    assert t.v["score"][1] == 0
+
+
+def test_f3_the_declarer_may_concede_after_laying_away():
+    t = at_talon(load_ruleset("two-first-way"))
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D").act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+    t = at_talon(ruleset("two-first-way", rospis_timing="before-passing"))
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D")
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_f3_dead_hand_concedes_after_passing_too():
+    t = at_talon(load_ruleset("two-dead-hand"), hands=DEAD_HANDS, talon=DEAD_TALON)
+    t.act(1, "take-talon", stack=0).act(1, "give", card="10C", to=0).act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+
+
+# F3 172: four aces are a marriage of 200, declared like the others (F3 200): after a trick, not on the first lead.
+F3_ACES = {1: "AS AC AH AD KS QS JS 9S 10C 9H", 0: "10H KH QH JH QC JD KD QD 10S KC"}
+
+
+def test_f3_four_aces_are_a_marriage_declared_after_a_trick():
+    t = at_talon(load_ruleset("two-first-way"), hands=F3_ACES)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=100)
+    assert t.rejects(1, "declare-aces").reason == "marriage-too-early"
+    t.play("10C", "KC")
+    t.act(1, "declare-aces").play("AC")
+    assert t.v["marriage_points"][1] == 200
+    t = at_talon(ruleset("two-first-way", ace_marriage_timing="own-first-lead"), hands=F3_ACES)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=100).play("10C", "KC")
+    assert t.rejects(1, "declare-aces").rule_id == "variant.ace-marriage"
+
+
+# F0 1-35 (the traditional rules two-trading plays by, F0 91).
+def test_f0_the_dealer_holds_the_hundred():
+    t = Table(trading(), hands=HANDS, talon=TALON, dealer=0)
+    assert (t.v["bid"], t.v["bidder"], t.v["turn"]) == (100, 0, 1)
+    t = Table(trading(forced_bidder="left-of-dealer"), hands=HANDS, talon=TALON, dealer=0)
+    assert (t.v["bid"], t.v["bidder"], t.v["turn"]) == (100, 1, 0)
+
+
+def test_f0_bids_are_capped_by_the_marriages_only():
+    # Seat 1 holds the hearts, diamonds and clubs marriages: 120 + 240 = 360.
+    hands = {1: "KH QH KD QD KC QC AS 10S 9H JS", 0: "AH 10H JH AD JD AC 10C 9S QS KS"}
+    t = Table(trading(), hands=hands, talon=TALON, dealer=0)
+    assert t.rejects(1, "bid", value=365).reason == "over-marriage-cap"
+    t.act(1, "bid", value=355)
+    assert t.v["bid"] == 355
+    t = Table(trading(max_bid=300), hands=hands, talon=TALON, dealer=0)
+    assert t.rejects(1, "bid", value=355).reason == "over-max-bid"
+
+
+def test_f0_the_declarer_may_concede_after_laying_away():
+    t = Table(trading(), hands=HANDS, talon=TALON, dealer=0).win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D").act(1, "concede")
+    assert t.last["delta"] == [60, -105]
+    t = Table(trading(rospis_timing="before-passing"), hands=HANDS, talon=TALON, dealer=0).win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="10D")
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_f0_a_fall_from_the_barrel_resets_the_score():
+    t = Table(trading(), hands=HANDS, talon=TALON, dealer=0, scores=[0, 880], state=third_try(1, falls=0))
+    t.win_auction(1).act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=150).play(*PLAY)
+    assert t.v["score"][1] == 0 and ["barrel-fall", 1] in t.last["marks"]
+    t = Table(trading(barrel_failure="minus-penalty"), hands=HANDS, talon=TALON, dealer=0, scores=[0, 880],
+              state=third_try(1, falls=0))
+    t.win_auction(1).act(1, "take-talon", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+    t.act(1, "announce", value=150).play(*PLAY)
+    assert t.v["score"][1] == 760
+
+
+# Seat 1 wins the auction at 105 with a weak hand; seat 0 (870) takes every trick and the hearts marriage: 213.
+CROSS_HANDS = {1: "9S JS QS 9C JC QC 9H JH 9D JD", 0: "AS 10S KS AC 10C KC AH 10H KH QH"}
+CROSS_TALON = "AD 10D KD QD"
+CROSS_PLAY = ["JS", "AS", "KH!", "9H", "QH", "JH", "AH", "9D", "10H", "JD", "10S", "QS", "KS", "JC", "AC", "QC",
+              "10C", "10D", "KC", "AD"]
+
+
+def crossing(rs):
+    t = Table(rs, hands=CROSS_HANDS, talon=CROSS_TALON, dealer=0, scores=[870, 0]).win_auction(1)
+    t.act(1, "take-talon", stack=0).act(1, "discard", card="9S").act(1, "discard", card="9C")
+    t.act(1, "announce", value=105).play(*CROSS_PLAY)
+    assert t.last["taken_points"] == [213, 0]
+    return t
+
+
+def test_f0_whoever_reaches_1000_first_wins():
+    assert crossing(trading()).v["winner"] == 0
+    t = crossing(trading(cross_barrel="declarer"))
+    assert t.v["winner"] is None and t.v["score"][0] == 880
+
+
+# Seat 1 takes one trick, two nines (0 points), and loses the other nine: a bolt only if a bolt is "no points".
+BOLT_HANDS = {1: "9H JH QH KH 9C 9D JC QC JS QS", 0: "9S AS 10S KS AC 10C KC AD 10D KD"}
+BOLT_TALON = "AH 10H QD JD"
+BOLT_PLAY = ["9H", "9S", "JS", "AS", "10S", "QS", "KS", "JH", "AC", "JC", "10C", "QC", "KC", "QH", "AD", "JD",
+             "10D", "QD", "KD", "KH"]
+
+
+def one_empty_trick(rs):
+    t = Table(rs, hands=BOLT_HANDS, talon=BOLT_TALON, dealer=0).win_auction(1)
+    t.act(1, "take-talon", stack=1).act(1, "discard", card="9C").act(1, "discard", card="9D")
+    t.act(1, "announce", value=105).play(*BOLT_PLAY)
+    assert t.last["taken_points"] == [99, 0] and t.last["tricks_won"] == [9, 1]
+    return t
+
+
+def test_f0_a_bolt_is_a_deal_without_a_trick():
+    assert one_empty_trick(trading()).v["bolts"] == [0, 0]
+    assert one_empty_trick(trading(bolt_when="zero-points")).v["bolts"] == [0, 1]
+
+
+# F0 108-118 (two-bank, two-one-card): F0 118's concession is tied to nothing but the winner seeing he cannot make it.
+def test_f0_118_the_winner_may_concede_after_giving_his_card():
+    t = at_talon(load_ruleset("two-one-card"))
+    t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0).act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+    t = at_talon(ruleset("two-one-card", rospis_timing="before-passing"))
+    t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0)
+    assert t.rejects(1, "concede").reason == "rospis-timing"
+
+
+def test_f0_118_the_nine_card_game_concedes_after_the_bank_too():
+    t = at_talon(load_ruleset("two-bank"), hands=BANK_HANDS, talon=BANK_TALON)
+    t.act(1, "take-talon", stack=0).act(1, "give", card="9D", to=0).act(1, "discard", card="10D").act(1, "concede")
+    assert t.last["delta"] == [60, -100]
+
+
+# F3 80-146 (two-last-trick): the talon at the hundred is not shown (F3 108), a bolt is a deal without a trick
+# (F3 120), and only more than 1000 wins (F3 122).
+def test_f3_p4_the_stack_taken_at_the_hundred_is_not_shown():
+    t = at_talon(load_ruleset("two-last-trick"))
+    t.act(1, "draw-stack", stack=0)
+    assert t.v["talon_shown"] is False
+    t = at_talon(ruleset("two-last-trick", hundred_talon_hidden=False))
+    t.act(1, "draw-stack", stack=0)
+    assert t.v["talon_shown"] is True
+
+
+def last_trick_empty_trick(rs):
+    t = Table(rs, hands=BOLT_HANDS, talon=BOLT_TALON, dealer=0).win_auction(1, bid=105)
+    t.act(1, "draw-stack", stack=1).act(1, "discard", card="9C").act(1, "discard", card="9D")
+    t.act(1, "announce", value=105).play(*BOLT_PLAY)
+    assert t.last["taken_points"] == [120, 0] and t.last["tricks_won"] == [9, 1]
+    return t
+
+
+def test_f3_p4_a_bolt_is_a_deal_without_a_trick():
+    assert last_trick_empty_trick(load_ruleset("two-last-trick")).v["bolts"] == [0, 0]
+    assert last_trick_empty_trick(ruleset("two-last-trick", bolt_when="zero-points")).v["bolts"] == [0, 1]
+
+
+def test_f3_p4_only_more_than_1000_wins():
+    def from_barrel(rs):
+        t = at_talon(rs, scores=[0, 880], state=barrel_state(1))
+        t.act(1, "draw-stack", stack=0).act(1, "discard", card="10D").act(1, "discard", card="9D")
+        return t.act(1, "announce", value=120).play(*PLAY)
+    t = from_barrel(load_ruleset("two-last-trick"))
+    assert t.v["winner"] is None and t.v["score"][1] == 880
+    assert from_barrel(ruleset("two-last-trick", win_comparison="at-least")).v["winner"] == 1
+
+
+def test_f2_bids_have_no_maximum_but_the_marriage():
+    # Both hold a marriage; they bid five by five up to 305, past the 300 of the two-player pages.
+    t = Table(f2(), hands=HANDS, talon=TALON, dealer=0)
+    for value in range(105, 310, 5):
+        t.act(t.v["turn"], "bid", value=value)
+    assert t.v["bid"] == 305
+    t = Table(f2(max_bid=300), hands=HANDS, talon=TALON, dealer=0)
+    for value in range(105, 305, 5):
+        t.act(t.v["turn"], "bid", value=value)
+    assert t.rejects(t.v["turn"], "bid", value=305).reason == "over-max-bid"
+
+
+# Seat 1 plays 100 with a weak hand; seat 0 (850), with the other stack, takes 92 and the hearts marriage.
+F2_CROSS_PLAY = ["JS", "AS", "KH!", "9H", "QH", "JH", "AH", "9D", "10H", "JD", "10S", "QS", "KS", "9S", "AC", "9C",
+                 "10C", "JC", "KC", "QC", "KD", "AD", "10D", "QD"]
+
+
+def test_f2_whoever_reaches_1000_first_wins():
+    def crossing(rs):
+        t = at_talon(rs, hands=CROSS_HANDS, talon=CROSS_TALON, scores=[850, 0])
+        t.act(1, "take-talon", stack=0).act(1, "announce", value=100).play(*F2_CROSS_PLAY)
+        assert t.last["taken_points"] == [192, 28]
+        return t
+    assert crossing(f2()).v["winner"] == 0
+    t = crossing(f2(cross_barrel="declarer"))
+    assert t.v["winner"] is None and t.v["score"][0] == 900
