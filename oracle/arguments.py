@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     cov.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help="records (.json, .yaml), folders or patterns")
     cov.add_argument("--ruleset", help="judge by this ruleset instead of the one each record names")
     cov.add_argument("--format", choices=["text", "json"], default="text", help="text (default) or JSON")
+    cov.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="replay files in N parallel processes (default: 1)")
 
     gold = sub.add_parser("golden", help="regenerate (or --check) the golden games of every ruleset")
     gold.add_argument("--out", default="tests/golden", help="folder of the golden games (default: tests/golden)")

@@ -9,7 +9,7 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from .arguments import build_parser
 from .engine import Game, play_random
@@ -127,15 +127,20 @@ def _bar(total: int) -> Any:
     return tqdm(total=total, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False)
 
 
-def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator[dict[str, Any]]:
-    """Each file's verdict as soon as it is known, in the order the files were given."""
+_Job = TypeVar("_Job")
+_Out = TypeVar("_Out")
+
+
+def _results(jobs: list[_Job], workers: int, one: Callable[[_Job], _Out]) -> Iterator[_Out]:
+    """Each file's outcome (``one`` of its job: validate's verdict, coverage's counts) as soon as it is known,
+    in the order the files were given."""
     if workers > 1 and len(jobs) > 1:
         import gc
         from concurrent.futures import ProcessPoolExecutor
 
         # The first file is judged here before the workers start, so that workers forked from this
         # process inherit the ruleset it compiled (others read it from the disk cache).
-        yield _validate_one(jobs[0])
+        yield one(jobs[0])
         rest = jobs[1:]
         # What is alive now (the compiled rules) is left out of garbage collection for good, so the forked
         # workers share its memory pages with this process instead of each copying them as the collector
@@ -143,10 +148,10 @@ def _results(jobs: list[tuple[str, str | None, bool]], workers: int) -> Iterator
         gc.freeze()
         # Small chunks: the last ones finish close together, so no worker waits long for the others.
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from pool.map(_validate_one, rest, chunksize=max(1, min(16, len(rest) // (workers * 16))))
+            yield from pool.map(one, rest, chunksize=max(1, min(16, len(rest) // (workers * 16))))
     else:
         for job in jobs:
-            yield _validate_one(job)
+            yield one(job)
 
 
 def _validate_on_dask(args: argparse.Namespace, files: list[Path]) -> list[dict[str, Any]]:
@@ -168,9 +173,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     files = _record_files(args.paths)
     jobs = [(str(p), args.ruleset, args.all_errors) for p in files]
-    if args.jobs < 1:
-        raise InputError(f"--jobs needs a number of processes, 1 or more, not {args.jobs}")
-    args.jobs = min(args.jobs, os.cpu_count() or 1)  # more workers than cores only costs memory
+    args.jobs = _jobs(args.jobs)
     bar = _bar(len(jobs))
     as_json = args.format == "json"
 
@@ -188,7 +191,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if as_json:
         say('{"files": [')
     try:
-        for r in (_validate_on_dask(args, files) if args.dask else _results(jobs, args.jobs)):
+        for r in (_validate_on_dask(args, files) if args.dask else _results(jobs, args.jobs, _validate_one)):
             text = r.pop("_text")
             n += 1
             valid += bool(r["valid"])
@@ -315,37 +318,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if verdict.valid else 1
 
 
+def _cover_one(job: tuple[str, str | None]) -> Any:
+    from .coverage import cover_path
+
+    return cover_path(*job)
+
+
+def _jobs(n: int) -> int:
+    """--jobs as given, checked, and no more than the cores (more workers than cores only costs memory)."""
+    if n < 1:
+        raise InputError(f"--jobs needs a number of processes, 1 or more, not {n}")
+    return min(n, os.cpu_count() or 1)
+
+
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from .coverage import Coverage, cover_record
-    from .records import read_record
+    from .coverage import Coverage
 
     cov = Coverage()
-    unreadable = invalid = 0
     files = _record_files(args.paths)
+    workers = _jobs(args.jobs)
     bar = _bar(len(files))
-
-    def warn(text: str) -> None:
-        if bar is not None:
-            bar.write(f"thousand: warning: {text}", file=sys.stderr)
-        else:
-            print(f"thousand: warning: {text}", file=sys.stderr)
-
     try:
-        for path in files:
-            try:
-                verdict = cover_record(read_record(path), cov, args.ruleset)
-            except InputError as exc:
-                warn(str(exc))
-                unreadable += 1
-                verdict = None
-            # The same exit codes as validate: a record validate rejects is not silently counted.
-            if verdict is not None and verdict.error is not None:
-                warn(str(verdict.error))
-                unreadable += 1
-            elif verdict is not None and not verdict.valid:
-                warn(f"{path}: INVALID under ruleset {verdict.ruleset}: "
-                     + "; ".join(v.format().splitlines()[0] for v in verdict.violations))
-                invalid += 1
+        for part in _results([(str(p), args.ruleset) for p in files], workers, _cover_one):
+            cov.add(part)
             if bar is not None:
                 bar.update()
     finally:
@@ -355,7 +350,11 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         print(json.dumps(cov.to_json(), ensure_ascii=False, indent=1))
     else:
         print(_coverage_text(cov))
-    return 2 if unreadable else (1 if invalid else 0)
+    # The exit code says what the report covers, not whether the records are valid: a record that breaks a
+    # rule is counted up to its violation (and named), one that cannot be read is left out (and named).
+    if cov.files == len(cov.unreadable):
+        return 2  # no record could be read: there is nothing to report
+    return 1 if cov.unreadable else 0
 
 
 def _coverage_text(cov: Any) -> str:
@@ -382,6 +381,12 @@ def _coverage_text(cov: Any) -> str:
         lines.append("not formalised (no logic or values to exercise): " + ", ".join(informal))
     if hints:
         lines.append("not rules of the game (not counted): " + ", ".join(hints))
+    if cov.invalid:
+        lines.append(f"{count(len(cov.invalid), 'record')} broke a rule, counted up to the violation:")
+        lines += [f"    {v}" for _, v in cov.invalid]
+    if cov.unreadable:
+        lines.append(f"{count(len(cov.unreadable), 'record')} could not be read, not counted:")
+        lines += [f"    {e}" for _, e in cov.unreadable]
     return "\n".join(lines)
 
 

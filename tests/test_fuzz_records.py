@@ -274,17 +274,28 @@ def test_check_with_a_missing_rules_root_fails(monkeypatch, capsys, tmp_path):
     assert "no rule files" in capsys.readouterr().err
 
 
-def test_coverage_exits_like_validate(tmp_path, capsys):
+def test_coverage_exit_code_says_what_the_report_covers_and_the_output_names_the_files_left_out(tmp_path, capsys):
     good = put(tmp_path, game(1), "good.json")
     bad = game(1)
     next(a for a in bad["deals"][0]["actions"] if a["action"] == "bid")["value"] = 104
     invalid = put(tmp_path, bad, "invalid.json")
     unreadable = put(tmp_path, "{", "broken.json")
     assert main(["coverage", str(good)]) == 0
-    assert main(["coverage", str(good), str(invalid)]) == 1
-    assert main(["coverage", str(good), str(invalid), str(unreadable)]) == 2
-    err = capsys.readouterr().err
-    assert "invalid.json" in err and "broken.json" in err
+    capsys.readouterr()
+    # A record that breaks a rule is counted up to the violation: the report is whole, and says so.
+    assert main(["coverage", str(good), str(invalid)]) == 0
+    out = capsys.readouterr().out
+    assert "1 record broke a rule, counted up to the violation:" in out and "invalid.json" in out
+    assert "bid value=104" in out
+    # One that cannot be read is left out of the report: 1, and named.
+    assert main(["coverage", str(good), str(invalid), str(unreadable)]) == 1
+    out = capsys.readouterr().out
+    assert "1 record could not be read, not counted:" in out and "broken.json" in out
+    assert main(["coverage", str(unreadable)]) == 2  # nothing to report
+    assert main(["coverage", str(good), str(invalid), str(unreadable), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [f["file"] for f in data["invalid"]] == [str(invalid)]
+    assert [f["file"] for f in data["unreadable"]] == [str(unreadable)] and data["files"] == 3
 
 
 @pytest.mark.parametrize(("value", "words"), [("9" * 5000, "30 digits"), ("&a [*a]", "refers to"),

@@ -14,7 +14,7 @@ import pytest
 
 from oracle.cards import notation
 from oracle.cli import main
-from oracle.coverage import Coverage, cover_record, decision_checks
+from oracle.coverage import Coverage, cover_record, decision_checks, decision_outcomes
 from oracle.engine import Action, Game, play_random
 from oracle.records import RECORD_RULE, load_record, read_record, validate_record
 from oracle.ruleset import load_library, load_ruleset
@@ -263,3 +263,40 @@ def test_refusals_out_of_turn_out_of_phase_and_after_the_end_blame_the_rule_that
     rej = game.check(Action("pass", 0, {}))
     assert rej is not None and rej.reason == "game-over" and rej.rule_id in setters["game_over"]
     assert set().union(*setters.values()) <= set(rs.rules)
+
+
+# ----------------------------------------------------------------------------- coverage, quickly
+
+def _outcomes_the_careful_way(game: Game, action: Action) -> set:
+    return {(ca, None, None) if rej is None else (ca, rej.rule_id, rej.reason)
+            for ca, rej in decision_checks(game, action)}
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-dummy", "computer-game"])
+def test_coverage_weighs_every_candidate_as_game_check_does_at_every_decision_of_a_generated_game(
+        ruleset: str, tmp_path: Path) -> None:
+    """The quick way through the candidates finds the same outcomes as checking each through Game.check."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--ruleset", ruleset, "--seed", "3", "--max-deals", "6", "--out", str(path)]) == 0
+    seen = {"points": 0, "refusals": set()}
+
+    def look(game: Game, action: Action) -> None:
+        careful = _outcomes_the_careful_way(game, action)
+        assert decision_outcomes(game, action) == careful, (action, game.phase)
+        seen["points"] += 1
+        seen["refusals"] |= {reason for _, _, reason in careful}
+    validate_record(read_record(path), decisions=look)
+    assert seen["points"] > 50 and {"not-available", "must-follow-suit", "bad-step"} <= seen["refusals"]
+
+
+def test_coverage_in_parallel_processes_counts_exactly_what_one_process_counts(
+        game_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(game_record), *sorted(str(p) for p in INVALID.glob("*.json"))[:5],
+             str(GOLDEN / "classic" / "valid" / "seed-0.json")]
+    capsys.readouterr()
+    assert main(["coverage", *files, "--format", "json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["coverage", *files, "--format", "json", "--jobs", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == one
+    assert one["files"] == 7 and len(one["invalid"]) == 5
+    assert main(["coverage", *files, "--jobs", "0"]) == 64
