@@ -100,14 +100,17 @@ def test_wrong_types_inside_deals_are_located_by_every_command(tmp_path, capsys,
     assert_user_error(code, out.out + out.err, p.name)
 
 
-def test_all_errors_goes_past_a_rejected_deal_into_later_deals(tmp_path, capsys):
+def test_all_errors_goes_past_a_rejected_deal_into_later_deals_without_echoing_it(tmp_path, capsys):
     rec = game(4)
     hands = rec["deals"][1]["hands"]
     hands[0][0] = hands[1][0]  # a card twice: the deal itself is refused
     rec["deals"][3]["result"]["delta"] = [1, 2, 3]
     code, out = validate(capsys, "--all-errors", str(put(tmp_path, rec)))
     assert code == 1, out
-    assert "not-the-pack" in out and "deal 3" in out and "internal error" not in out
+    # The refused deal is reported once; the next deal starts from the position the record states, so
+    # deal 3 is clean and deal 4's own error is found.
+    assert "not-the-pack" in out and "deal 3" not in out and "deal 4" in out and "internal error" not in out
+    assert out.count("the rest of this deal (") == 1
 
 
 def test_a_lone_surrogate_prints_under_a_strict_encoding(tmp_path):
@@ -292,6 +295,7 @@ def test_coverage_exit_code_says_what_the_report_covers_and_the_output_names_the
     out = capsys.readouterr().out
     assert "1 record could not be read, not counted:" in out and "broken.json" in out
     assert main(["coverage", str(unreadable)]) == 2  # nothing to report
+    capsys.readouterr()
     assert main(["coverage", str(good), str(invalid), str(unreadable), "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert [f["file"] for f in data["invalid"]] == [str(invalid)]

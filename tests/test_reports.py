@@ -151,7 +151,7 @@ def test_the_cards_allowed_at_a_wrong_play_are_exactly_those_that_pass_there() -
     nt = notation(game.rs)
     [group] = v.allowed.to_json()
     assert group["action"] == "play" and group["player"] == v.seat_name and group["field"] == "card"
-    assert v.format().splitlines()[2] == "    allowed: play " + ", ".join(group["values"])
+    assert v.format().splitlines()[2] == f"    allowed: {v.seat_name} play " + ", ".join(group["values"])
     for card in game.v["hand"][v.seat]:
         name = nt.name(card)
         at = _first_at(_with_action(rec.data, v.deal, v.action, card=name), "try.json")
@@ -182,7 +182,7 @@ def test_a_wrong_result_is_allowed_only_the_value_the_rules_give() -> None:
     fixed = copy.deepcopy(rec.data)
     fixed["deals"][v.deal - 1]["result"][key][v.seat] = group["value"]
     assert validate_record(load_record(fixed, "fixed.json")).valid
-    assert v.format().splitlines()[2] == f"    allowed: {key} {group['value']}"
+    assert v.format().splitlines()[2] == f"    allowed: {v.seat_name} {key} {group['value']}"
 
 
 def test_a_refused_deal_is_allowed_the_deal_the_rules_draw() -> None:
@@ -193,7 +193,7 @@ def test_a_refused_deal_is_allowed_the_deal_the_rules_draw() -> None:
 def test_what_was_allowed_is_printed_in_russian_by_replay(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(INVALID / "bid.step--bad-step.json"), "--lang", "ru", "--no-pager"]) == 1
     out = capsys.readouterr().out
-    assert re.search(r"^    можно: bid \d+-\d+ \(шаг \d+\); pass", out, re.M), out
+    assert re.search(r"^    можно: P\d bid \d+-\d+ \(шаг \d+\); P\d pass", out, re.M), out
     assert "allowed:" not in out and "(step " not in out
 
 

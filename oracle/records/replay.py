@@ -28,6 +28,9 @@ class _Stop(Exception):
     """Raised to end the replay at the first violation."""
 
 
+_CUT = object()  # a deal stopped at an illegal action (with all_errors: the replay goes on at the next deal)
+
+
 def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any, Ruleset] | None = None) -> Ruleset:
     """The ruleset a record is judged by: ``ruleset`` or its own, with its overlays and parameters.
 
@@ -98,6 +101,10 @@ class Replayer:
         # Every deal's actions, to explain an outcome later: kept as their parts (kind, seat, payload),
         # as most are applied without an Action being made (see applied_by_deal).
         self._applied: list[list[Parts]] = []
+        # --all-errors: the deals after which the replay went on from the position the record states, not
+        # from the game as replayed (see resume), and the deals scored in the games before the last one.
+        self._resumed: dict[int, tuple[int, dict[str, list[Any]]]] = {}
+        self._scored_before = 0
         self.tracer_hook: Any = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
         self.decision_hook: Callable[[Game, Action], None] | None = None
@@ -151,8 +158,14 @@ class Replayer:
         self.game = self.new_game(self.tracer_hook if tracer is None else tracer)
         return self.game
 
-    def new_game(self, tracer: Any = None) -> Game:
+    def new_game(self, tracer: Any = None, at: tuple[int, dict[str, list[Any]]] | None = None) -> Game:
+        """The game at the record's start; with ``at`` (a dealer and per-player game values), at that position."""
         d = self.data
+        if at is not None:
+            dealer, values = at
+            game = Game(self.rs, dealer=dealer, seed=0, tracer=tracer)
+            game.v.update(values)
+            return game
         if "start" in d:
             st = d["start"]
             dealer = self.seat(st["dealer"], "start", "dealer")
@@ -174,20 +187,63 @@ class Replayer:
         game = self.start()
         deals = self.data["deals"]
         try:
+            cut = False
             for di, deal in enumerate(deals):
-                self.replay_deal(game, di, deal, last=di == len(deals) - 1)
-            self.check_final()
+                cut = self.replay_deal(game, di, deal, last=di == len(deals) - 1)
+                if cut and di + 1 < len(deals):
+                    game = self.resume(game, di + 1)
+            if not cut:  # a game whose last deal was cut short has no end to judge
+                self.check_final()
         except _Stop:
             pass
 
-    def replay_deal(self, game: Game, di: int, deal: Any, last: bool) -> None:
+    @property
+    def scored(self) -> int:
+        """The deals scored on the way (with --all-errors, in every game the replay went on in)."""
+        return self._scored_before + (len(self.game.sheet) if self.game is not None else 0)
+
+    # ------------------------------------------------------------------ --all-errors: independent errors
+    def resume(self, game: Game, di: int) -> Game:
+        """Go on at deal ``di`` from the position the record states, after an illegal action cut the deal
+        before it short: its dealer as deal ``di`` names him, and each player's values that last a game
+        (the scores, the barrel, the bolts) as the previous deal's result writes them, or as they stood.
+        The next deal's errors are then its own, not the echo of the one before."""
+        deal = self.data["deals"][di]
+        prev = self.data["deals"][di - 1]
+        dealer = (self.seat(deal["dealer"], "deals", di, "dealer") if isinstance(deal, dict) and "dealer" in deal
+                  else game.v["dealer"])
+        stated = prev.get("result") if isinstance(prev, dict) else None
+        values: dict[str, list[Any]] = {}
+        for name, decl in self.rs.vars.items():
+            if decl.lifetime != "game" or decl.scope != "seat" or decl.zone:
+                continue
+            raw = stated.get(name) if isinstance(stated, dict) else None
+            if isinstance(raw, list) and len(raw) == len(self.players):
+                values[name] = [self.value(x, decl.type, "deals", di - 1, "result", name, i)
+                                for i, x in enumerate(raw)]
+            else:
+                values[name] = list(game.v[name])
+        self._resumed[di] = (dealer, values)
+        self._scored_before += len(game.sheet)
+        self.game = self.new_game(self.tracer_hook, (dealer, values))
+        return self.game
+
+    def _cut(self, deal: Any, ai: int) -> None:
+        """With --all-errors, the deal stops at its first illegal action: the last violation says how many of
+        its actions were left unjudged (the rest of the deal would only echo it)."""
+        left = len(deal["actions"]) - ai
+        last = self.violations[-1]
+        last.skipped = left
+
+    def replay_deal(self, game: Game, di: int, deal: Any, last: bool) -> bool:
+        """Replay one deal; True when an illegal action cut it short (with all_errors the replay goes on)."""
         # Every deal's actions are kept, even those of a deal cut short by a violation (with
         # all_errors the replay goes on), so deal i's actions are always applied_by_deal[i].
         del self._applied[di:]
         self._applied.extend([] for _ in range(di + 1 - len(self._applied)))
-        self._replay_deal(game, di, deal, last, self._applied[di])
+        return self._replay_deal(game, di, deal, last, self._applied[di]) is _CUT
 
-    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> None:
+    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> object:
         n = di + 1
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
             raise InputError(f"{place(('deals', di))}: "
@@ -196,15 +252,7 @@ class Replayer:
             self.violate(n, None, None, "another deal", RECORD_RULE, "game-over",
                          "the game was already won before this deal", ("deals", di), NOTHING)
             return
-        if "dealer" in deal:
-            want = self.seat(deal["dealer"], "deals", di, "dealer")
-            if want != game.v["dealer"]:
-                rule = (decided_by(self.rs, self.deal_start(di - 1), "dealer", None, True) if di > 0
-                        else RECORD_RULE)
-                self.violate(n, None, want, f"dealer {self.players[want]}", rule,
-                             "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
-                             f"{self.players[want]}", ("deals", di, "dealer"),
-                             result_value("dealer", self.players[game.v["dealer"]]))
+        self.check_dealer(game, di, deal)
         sheet_before = len(game.sheet)
         used_chance: set[str] = set()
         chance_fields = self.chance_fields
@@ -237,7 +285,8 @@ class Replayer:
                 action = Action(decl.name, game.actors(decl)[0], payload)
                 used_chance.add(decl.name)
                 if not self.apply(game, action, n, None, ("deals", di, decl.fields[0][0])):
-                    return
+                    self._cut(deal, ai)
+                    return _CUT
                 applied.append((action.kind, action.seat, action.payload))
                 continue
             if ai >= len(actions):
@@ -251,8 +300,10 @@ class Replayer:
             while ai < len(actions) and v["phase"] == looked_phase:
                 parts = fast(actions[ai]) or self.read_parts(actions[ai], di, ai)
                 ai += 1
-                if parts is None:
-                    continue
+                if parts is None:  # an action the ruleset does not have, noted
+                    self.actions += ai - start
+                    self._cut(deal, ai)
+                    return _CUT
                 if hook is not None:
                     hook(game, Action(*parts))
                 rej = try_apply(*parts)
@@ -262,6 +313,9 @@ class Replayer:
                         break
                 else:
                     self.refused(game, Action(*parts), rej, n, ai, ("deals", di, "actions", ai - 1))
+                    self.actions += ai - start
+                    self._cut(deal, ai)
+                    return _CUT
             self.actions += ai - start
         finished = len(game.sheet) > sheet_before
         if not finished:
@@ -272,6 +326,20 @@ class Replayer:
             return
         if "result" in deal:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
+
+    def check_dealer(self, game: Game, di: int, deal: dict[str, Any]) -> bool:
+        """Whether the deal names the dealer the rules give (or none); a violation noted otherwise."""
+        if "dealer" not in deal:
+            return True
+        want = self.seat(deal["dealer"], "deals", di, "dealer")
+        if want == game.v["dealer"]:
+            return True
+        rule = decided_by(self.rs, self.deal_start(di - 1), "dealer", None, True) if di > 0 else RECORD_RULE
+        self.violate(di + 1, None, want, f"dealer {self.players[want]}", rule,
+                     "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
+                     f"{self.players[want]}", ("deals", di, "dealer"),
+                     result_value("dealer", self.players[game.v["dealer"]]))
+        return False
 
     def read_action(self, a: Any, di: int, ai: int) -> Action | None:
         """Action entry ``ai`` of deal ``di``, as :meth:`read_parts` reads it."""
@@ -327,7 +395,13 @@ class Replayer:
 
     def refused(self, game: Game, action: Action, rej: Rejection, deal: int, index: int | None,
                 where: tuple[Any, ...]) -> None:
-        self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where,
+        message = rej.message
+        if rej.reason == "not-your-turn":
+            # Seats by the names the record gives them, as everywhere else in a verdict.
+            who = game.actors(self.rs.actions[action.kind])
+            message = (f"{self.players[action.seat]} cannot {action.kind} now"
+                       + (f"; {self.players[who[0]]} is to act" if len(who) == 1 else ""))
+        self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, message, where,
                      self.allowed_now(game, action))
 
     # ------------------------------------------------------------------ results
@@ -393,8 +467,9 @@ class Replayer:
     def deal_start(self, di: int) -> DealStart:
         """The state at the start of deal ``di`` and that deal's actions, by replaying the record's
         actions from the start: only needed when something must be explained, so not kept for every deal."""
-        game = self.new_game()
-        for deal in self._applied[:di]:
+        first = max((r for r in self._resumed if r <= di), default=0)
+        game = self.new_game(at=self._resumed.get(first))
+        for deal in self._applied[first:di]:
             for parts in deal:  # applied once already: their payloads are of the right types
                 rej = game.try_apply_typed(*parts)
                 if rej is not None:

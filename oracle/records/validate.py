@@ -49,5 +49,5 @@ def validate_record(rec: RecordFile | dict[str, Any], ruleset: str | None = None
         return Verdict(rec.path, False, ruleset or str(rec.data.get("ruleset")), error=InputError(exc.message, loc))
     game = r.game
     assert game is not None
-    return Verdict(rec.path, not r.violations, r.rs.name, len(game.sheet), r.actions, r.violations,
+    return Verdict(rec.path, not r.violations, r.rs.name, r.scored, r.actions, r.violations,
                    finished=game.over)

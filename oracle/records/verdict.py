@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import InputError, Location
 from ..places import in_game
+from ..plural import count
 from ..sources import cite_lines
 from .allowed import NOTHING, Allowed
 
@@ -24,6 +25,9 @@ class Violation:
     sources: list[dict[str, Any]]
     location: Location
     allowed: Allowed = NOTHING  # what the rules allowed there: the legal actions, or the right value
+    # With --all-errors, an illegal action ends its deal's replay: how many of the deal's actions after it
+    # were left unjudged (None when the violation ended no deal).
+    skipped: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal, "action": self.action,
@@ -31,7 +35,7 @@ class Violation:
                 "what": self.what, "rule": self.rule, "reason": self.reason, "message": self.message,
                 "allowed": self.allowed.to_json(), "allowed_text": self.allowed.text(self.seat_name),
                 "sources": self.sources, "file": self.location.file, "line": self.location.line,
-                "column": self.location.column}
+                "column": self.location.column, "skipped_actions": self.skipped}
 
     def format(self) -> str:
         where = in_game(self.deal, self.action, self.seat, self.seat_name)
@@ -41,7 +45,18 @@ class Violation:
         out += f"\n    allowed: {self.allowed.text(self.seat_name)}"
         if srcs:
             out += f"\n    sources: {srcs}"
+        if self.skipped is not None:
+            out += "\n    " + skipped_text(self.skipped, "en")
         return out
+
+
+def skipped_text(n: int, lang: str = "en") -> str:
+    """The line after a violation that ended its deal's replay (--all-errors)."""
+    if lang == "ru":
+        rest = f"остаток этой партии ({count(n, 'action', 'ru')}) не проверялся; " if n else ""
+        return rest + "следующая партия проверяется с положения, которое указано в записи"
+    rest = f"the rest of this deal ({count(n, 'action')}) was not judged; " if n else ""
+    return rest + "the next deal is judged from the position the record states"
 
 
 @dataclass
