@@ -103,7 +103,7 @@ def test_a_wrong_seat_in_the_auction_is_charged_to_the_auctions_order_in_every_r
         order = rs.actions["pass"].rule_id
         charged: set[str] = set()
 
-        def probe(g: Game, a: Action) -> None:
+        def probe(g: Game, a: Action, charged: set[str] = charged) -> None:
             if a.kind in ("bid", "pass"):
                 rej = g.check(Action("pass", (a.seat + 1) % g.v["n_seats"], {}))
                 if rej is not None and rej.reason == "not-your-turn":
@@ -115,7 +115,7 @@ def test_a_wrong_seat_in_the_auction_is_charged_to_the_auctions_order_in_every_r
 
 def test_a_marriage_declared_on_an_ace_is_allowed_the_plays_with_marriage_no_spelled_out() -> None:
     rec = played("classic", 5, deals=3)
-    for di, deal in enumerate(rec["deals"]):
+    for deal in rec["deals"]:
         hit = next((i for i, a in enumerate(deal["actions"]) if a["action"] == "play" and a["card"][0] == "A"), None)
         if hit is not None:
             deal["actions"][hit]["marriage"] = True

@@ -28,9 +28,6 @@ class _Stop(Exception):
     """Raised to end the replay at the first violation."""
 
 
-_CUT = object()  # a deal stopped at an illegal action (with all_errors: the replay goes on at the next deal)
-
-
 def record_ruleset(rec: RecordFile, ruleset: str | None = None, cache: dict[Any, Ruleset] | None = None) -> Ruleset:
     """The ruleset a record is judged by: ``ruleset`` or its own, with its overlays and parameters.
 
@@ -241,9 +238,10 @@ class Replayer:
         # all_errors the replay goes on), so deal i's actions are always applied_by_deal[i].
         del self._applied[di:]
         self._applied.extend([] for _ in range(di + 1 - len(self._applied)))
-        return self._replay_deal(game, di, deal, last, self._applied[di]) is _CUT
+        return self._replay_deal(game, di, deal, last, self._applied[di])
 
-    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> object:
+    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> bool:
+        """Replay one deal into ``game``; True when an illegal action cut it short."""
         n = di + 1
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
             raise InputError(f"{place(('deals', di))}: "
@@ -251,7 +249,7 @@ class Replayer:
         if game.over:
             self.violate(n, None, None, "another deal", RECORD_RULE, "game-over",
                          "the game was already won before this deal", ("deals", di), NOTHING)
-            return
+            return False
         self.check_dealer(game, di, deal)
         sheet_before = len(game.sheet)
         used_chance: set[str] = set()
@@ -278,7 +276,7 @@ class Replayer:
                 missing = [f for f, _ in decl.fields if f not in deal]
                 if missing:
                     if ai == 0 and not actions and last:
-                        return  # a record may stop before the next deal is dealt
+                        return False  # a record may stop before the next deal is dealt
                     raise InputError(f"{place(('deals', di))}: the deal needs {', '.join(missing)}",
                                      self.rec.locate("deals", di))
                 payload = {f: self.value(deal[f], t, "deals", di, f) for f, t in decl.fields}
@@ -286,7 +284,7 @@ class Replayer:
                 used_chance.add(decl.name)
                 if not self.apply(game, action, n, None, ("deals", di, decl.fields[0][0])):
                     self._cut(deal, ai)
-                    return _CUT
+                    return True
                 applied.append((action.kind, action.seat, action.payload))
                 continue
             if ai >= len(actions):
@@ -294,7 +292,7 @@ class Replayer:
             if len(sheet) > sheet_before:
                 self.violate(n, ai + 1, None, "more actions", RECORD_RULE, "after-end-of-deal",
                              "the deal is over, but the record goes on", ("deals", di, "actions", ai))
-                return
+                return False
             # A run of ordinary actions in one phase, the bulk of a record, at the least cost per action.
             start = ai
             while ai < len(actions) and v["phase"] == looked_phase:
@@ -303,7 +301,7 @@ class Replayer:
                 if parts is None:  # an action the ruleset does not have, noted
                     self.actions += ai - start
                     self._cut(deal, ai)
-                    return _CUT
+                    return True
                 if hook is not None:
                     hook(game, Action(*parts))
                 rej = try_apply(*parts)
@@ -315,7 +313,7 @@ class Replayer:
                     self.refused(game, Action(*parts), rej, n, ai, ("deals", di, "actions", ai - 1))
                     self.actions += ai - start
                     self._cut(deal, ai)
-                    return _CUT
+                    return True
             self.actions += ai - start
         finished = len(game.sheet) > sheet_before
         if not finished:
@@ -323,9 +321,10 @@ class Replayer:
                 self.violate(n, None, None, "end of the deal", RECORD_RULE, "deal-incomplete",
                              f"the deal stops in phase {game.phase!r} before it is scored",
                              ("deals", di), self.allowed_now(game))
-            return
+            return False
         if "result" in deal:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
+        return False
 
     def check_dealer(self, game: Game, di: int, deal: dict[str, Any]) -> bool:
         """Whether the deal names the dealer the rules give (or none); a violation noted otherwise."""
