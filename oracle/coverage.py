@@ -237,14 +237,15 @@ class CoveredFile:
     unreadable: bool = False  # nothing of it was counted
 
 
-def cover_path(path: str, ruleset: str | None = None) -> CoveredFile:
-    """Read one record file and count what its rules did: one file of ``thousand coverage``."""
+def cover_path(path: str, ruleset: str | None = None, data: bytes | None = None) -> CoveredFile:
+    """Read one record file (or take its bytes, named ``path``) and count what its rules did: one file of
+    ``thousand coverage``."""
     from .errors import InputError
-    from .records import read_record
+    from .records import read_record, record_from_bytes
 
     cov = Coverage()
     try:
-        verdict = cover_record(read_record(path), cov, ruleset)
+        verdict = cover_record(record_from_bytes(data, path) if data is not None else read_record(path), cov, ruleset)
     except InputError as exc:
         return CoveredFile(path, Counter(), Counter(), {}, str(exc), unreadable=True)
     if verdict.error is not None:

@@ -20,7 +20,7 @@ STAGES: list[tuple[str, set[str]]] = [
     ("rule files and rulesets", {"rulefile", "sequence", "ruleset", "sources"}),
     ("interpreter", {"engine", "state", "cards", "rulecounts"}),
     ("records", {"records"}),
-    ("users", {"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",
+    ("users", {"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli", "colour",
                "testing", "pytest_plugin", "__main__"}),
 ]
 STAGE_OF = {unit: i for i, (_, units) in enumerate(STAGES) for unit in units}

@@ -94,7 +94,7 @@ def test_version_is_the_package_version() -> None:
 
 def test_bad_usage_is_an_error_with_the_usage() -> None:
     r = run("no-such-command")
-    assert r.returncode == 2
+    assert r.returncode == 64  # a usage error, as in sysexits.h: apart from 2, a record that cannot be read
     assert "usage: thousand" in r.stderr and "invalid choice" in r.stderr
 
 
@@ -235,15 +235,15 @@ def test_play_writes_one_action_per_line(tmp_path: Path) -> None:
 
 def test_validate_prints_each_file_as_it_finishes(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    real = cli._validate_one
+    real = cli._validate_job
     seen: list[str] = []
 
-    def spy(job: tuple[str, str | None, bool]) -> dict:
+    def spy(job: tuple) -> dict:
         # By the time the second file is validated, the first file's verdict is already printed.
         seen.append(capsys.readouterr().out)
         return real(job)
 
-    monkeypatch.setattr(cli, "_validate_one", spy)
+    monkeypatch.setattr(cli, "_validate_job", spy)
     assert main(["validate", str(FIRST_DEAL), str(MUST_TRUMP), str(BAD_STEP)]) == 1
     assert seen[0] == ""
     assert f"{FIRST_DEAL}: valid" in seen[1]
@@ -312,9 +312,9 @@ def test_replay_deal_range(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_replay_deal_range_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["replay", str(GAME), "--deals", "5-3"]) == 2
+    assert main(["replay", str(GAME), "--deals", "5-3"]) == 64
     assert "--deals 5-3: write a deal number or a range" in capsys.readouterr().err
-    assert main(["replay", str(GAME), "--deals", "100-200"]) == 2
+    assert main(["replay", str(GAME), "--deals", "100-200"]) == 64
     assert "the record scores 37 deals" in capsys.readouterr().err
 
 

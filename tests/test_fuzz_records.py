@@ -261,14 +261,14 @@ def test_jobs_are_capped_at_the_cpu_count(tmp_path, capsys, monkeypatch, jobs):
 
 def test_jobs_below_one_are_refused(tmp_path, capsys):
     code, out = validate(capsys, "--jobs", "0", str(put(tmp_path, game(1))))
-    assert code == 2 and "--jobs" in out
+    assert code == 64 and "--jobs" in out  # a command-line error: nothing was read
 
 
 # --------------------------------------------------------------------------- other commands
 
 def test_explain_without_a_name_is_a_usage_error(capsys):
-    assert main(["explain", ""]) == 2
-    assert "needs a name" in capsys.readouterr().err
+    assert main(["explain", ""]) == 64
+    assert "needs a ruleset name" in capsys.readouterr().err
 
 
 def test_check_with_a_missing_rules_root_fails(monkeypatch, capsys, tmp_path):
@@ -305,7 +305,7 @@ def test_coverage_exit_code_says_what_the_report_covers_and_the_output_names_the
 @pytest.mark.parametrize(("value", "words"), [("9" * 5000, "30 digits"), ("&a [*a]", "refers to"),
                                               ("[" * 5000, "levels deep"), ("!!int x", "cannot be read")])
 def test_a_bad_set_value_on_the_command_line_is_refused(capsys, value, words):
-    assert main(["play", "--set", f"max_bid={value}"]) == 2
+    assert main(["play", "--set", f"max_bid={value}"]) == 64
     err = capsys.readouterr().err
     assert words in err and "internal error" not in err
 

@@ -102,6 +102,7 @@ class Replayer:
         # from the game as replayed (see resume), and the deals scored in the games before the last one.
         self._resumed: dict[int, tuple[int, dict[str, list[Any]]]] = {}
         self._scored_before = 0
+        self.to_the_end = False  # the replay went through every deal of the record
         self.tracer_hook: Any = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
         self.decision_hook: Callable[[Game, Action], None] | None = None
@@ -133,9 +134,11 @@ class Replayer:
     def violate(self, deal: int | None, index: int | None, seat: int | None, what: str, rule: str, reason: str,
                 message: str, where: tuple[Any, ...], allowed: Allowed = NOTHING) -> None:
         loc = self.rec.locate(*where)
+        doc = self.rs.rules.get(rule)
         self.violations.append(Violation(
             deal, index, seat, self.players[seat] if seat is not None else None, what, rule, reason, message,
-            self.rs.sources_of(rule), loc, allowed))
+            self.rs.sources_of(rule), loc, allowed,
+            titles={str(k): str(t) for k, t in (doc.get("title") or {}).items()} if doc is not None else {}))
         if not self.all_errors or len(self.violations) >= self.max_violations:
             raise _Stop
 
@@ -191,6 +194,7 @@ class Replayer:
                     game = self.resume(game, di + 1)
             if not cut:  # a game whose last deal was cut short has no end to judge
                 self.check_final()
+            self.to_the_end = True
         except _Stop:
             pass
 

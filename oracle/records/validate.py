@@ -49,5 +49,8 @@ def validate_record(rec: RecordFile | dict[str, Any], ruleset: str | None = None
         return Verdict(rec.path, False, ruleset or str(rec.data.get("ruleset")), error=InputError(exc.message, loc))
     game = r.game
     assert game is not None
+    said = rec.data.get("result")
     return Verdict(rec.path, not r.violations, r.rs.name, r.scored, r.actions, r.violations,
-                   finished=game.over)
+                   finished=game.over, record_deals=len(rec.data["deals"]), to_the_end=r.to_the_end,
+                   record_finished=bool(said["finished"]) if isinstance(said, dict) and "finished" in said
+                   else None)
