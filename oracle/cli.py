@@ -110,7 +110,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     res = record["result"]
     deals = count(len(record["deals"]), "deal")
-    status = f"won by {res['winner']}" if res["finished"] else "unfinished"
+    cut = not res["finished"] and len(record["deals"]) >= args.max_deals
+    status = (f"won by {res['winner']}" if res["finished"] else
+              f"cut short at --max-deals {args.max_deals}: unfinished, no winner" if cut else "unfinished")
     print(f"{rs.name}: {deals}, {status}; scores "
           + ", ".join(f"{p} {s}" for p, s in zip(players, res["score"], strict=False)), file=sys.stderr)
     return 0
