@@ -12,12 +12,24 @@ from typing import NoReturn
 
 from . import __version__
 
+# The exit codes of every command (README and docs/reference/verdicts.md list them).
+EXIT_OK = 0
+EXIT_INVALID = 1  # a record breaks a rule (validate, replay); coverage: some files were left out
+EXIT_UNREADABLE = 2  # a record (or a rule file) cannot be read
+EXIT_USAGE = 64  # the command line is wrong, as in sysexits.h: nothing was judged
+EXIT_INTERNAL = 70  # a bug of ours
+EXIT_INTERRUPTED = 130
+
+LANGS = ["en", "ru"]
+PATHS_HELP = "records (.json, .yaml), folders or patterns; - reads one record from standard input"
+LANG_HELP = "language of the text (default: from LC_ALL, LC_MESSAGES or LANG; ru when it starts with ru, else en)"
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,30 +54,40 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--compact", action="store_true", help="write the record as one line of JSON")
 
     val = sub.add_parser("validate", help="check game records against a ruleset: every action and recorded result")
-    val.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help="records (.json, .yaml), folders or patterns")
+    val.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help=PATHS_HELP)
     val.add_argument("--ruleset", help="judge by this ruleset instead of the one each record names")
-    val.add_argument("--all-errors", action="store_true", help="go on past a violation where possible")
+    val.add_argument("--all-errors", action="store_true",
+                     help="report every independent violation: after an illegal action the rest of its deal is "
+                     "skipped, and the next deal is judged from the position the record states")
     val.add_argument("--format", choices=["text", "json"], default="text",
                      help="text for people (default), or one JSON document with every file's verdict")
     val.add_argument("--jobs", type=int, default=1, metavar="N",
                      help="validate files in N parallel processes (default: 1)")
     val.add_argument("--dask", metavar="ADDRESS", help="validate on the Dask cluster with this scheduler address "
                      "(tcp://host:8786; needs the dask extra, and the files readable by every worker)")
-    val.add_argument("--quiet", action="store_true", help="print only invalid or unreadable files")
+    val.add_argument("-q", "--quiet", action="store_true",
+                     help="print only the summary: the counts, and the exit code says the rest")
+    val.add_argument("--problems", action="store_true", help="print only invalid or unreadable files")
+    val.add_argument("--lang", choices=LANGS, help=LANG_HELP)
 
     rep = sub.add_parser("replay", help="print a record's score sheet as players keep it on paper")
-    rep.add_argument("file", help="the game record (.json or .yaml)")
+    rep.add_argument("file", help="the game record (.json or .yaml; - reads standard input)")
     rep.add_argument("--ruleset", help="judge by this ruleset instead of the one the record names")
     rep.add_argument("--deals", metavar="A-B",
                      help="show only these deals, counting from 1: 3-7, 12 or 100- (to the end)")
-    rep.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the sheet (default: en)")
+    rep.add_argument("--lang", choices=LANGS, help=LANG_HELP)
     rep.add_argument("--no-pager", action="store_true",
                      help="print straight to the terminal instead of through $PAGER (less)")
 
     cov = sub.add_parser("coverage", help="which rules a set of records exercises, and which it never reaches")
-    cov.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help="records (.json, .yaml), folders or patterns")
+    cov.add_argument("paths", nargs="+", metavar="FILE|DIR|GLOB", help=PATHS_HELP)
     cov.add_argument("--ruleset", help="judge by this ruleset instead of the one each record names")
     cov.add_argument("--format", choices=["text", "json"], default="text", help="text (default) or JSON")
+    cov.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="replay files in N parallel processes (default: 1)")
+    cov.add_argument("-q", "--quiet", action="store_true",
+                     help="print only the summary, not the table of every rule")
+    cov.add_argument("--lang", choices=LANGS, help=LANG_HELP)
 
     gold = sub.add_parser("golden", help="regenerate (or --check) the golden games of every ruleset")
     gold.add_argument("--out", default="tests/golden", help="folder of the golden games (default: tests/golden)")
@@ -73,11 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     gold.add_argument("--ruleset", action="append", help="only this ruleset (repeatable)")
 
     rsets = sub.add_parser("rulesets", help="list the named rulesets")
-    rsets.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the table (default: en)")
+    rsets.add_argument("--lang", choices=LANGS, help=LANG_HELP)
 
     expl = sub.add_parser("explain", help="a ruleset's parameters, overlays and the sources it follows")
     expl.add_argument("name", help="a ruleset name, as 'thousand rulesets' lists them")
-    expl.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the description (default: en)")
+    expl.add_argument("--lang", choices=LANGS, help=LANG_HELP)
     expl.add_argument("--dossier", action="store_true",
                       help="list what the preset's dossier must answer for (every rule that can change a verdict, "
                            "every parameter) and what answers each; exit 1 if something is unanswered")
@@ -88,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     dif.add_argument("a", help="the first ruleset")
     dif.add_argument("b", help="the second ruleset")
     dif.add_argument("--format", choices=["text", "json"], default="text", help="text (default) or JSON")
-    dif.add_argument("--lang", choices=["en", "ru"], default="en", help="language of the text (default: en)")
+    dif.add_argument("--lang", choices=LANGS, help=LANG_HELP)
 
     conf = sub.add_parser("conform", help="drive another engine and the oracle side by side through generated games")
     conf.add_argument("--engine", required=True,

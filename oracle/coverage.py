@@ -8,15 +8,19 @@ counts, so the two commands agree on the number of rules.
 
 from __future__ import annotations
 
+import functools
+import itertools
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import NOTATION_PARAMS
-from .conform.candidates import candidates
+from .conform.candidates import candidates, domains
 from .engine import Action, Game, Rejection
 from .lang.program import CompiledAction
 from .records import RecordFile, Verdict, is_chance, validate_record
-from .rulecounts import RuleCounts
+from .rulecounts import Outcome, RuleCounts
 from .ruleset import DECK_PARAMS, SEATS_PARAM, Ruleset
 
 
@@ -36,6 +40,21 @@ class Coverage:
     counts: RuleCounts = field(default_factory=RuleCounts)
     rulesets: dict[Any, RulesetSeen] = field(default_factory=dict)  # keyed by the resolved ruleset
     files: int = 0
+    invalid: list[tuple[str, str]] = field(default_factory=list)  # (file, its first violation): counted up to it
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (file, why): nothing of it counted
+
+    def add(self, part: CoveredFile) -> None:
+        """One file's counts, as :func:`cover_path` gives them (in this process or another)."""
+        self.files += 1
+        if part.unreadable:
+            self.unreadable.append((part.file, part.problem or ""))
+            return
+        if part.problem is not None:
+            self.invalid.append((part.file, part.problem))
+        self.counts.ran.update(part.ran)
+        self.counts.fired.update(part.fired)
+        for key, seen in part.rulesets.items():
+            self.rulesets.setdefault(key, seen)
 
     def every(self) -> list[str]:
         return sorted(set().union(*(s.rules for s in self.rulesets.values())))
@@ -68,7 +87,9 @@ class Coverage:
                              for s in self.rulesets.values()],
                 "rules": {r: {"ran": ran[r], "fired": fired[r]} for r in self.every()},
                 "never_ran": self.never_ran(), "never_fired": self.never_fired(),
-                "not_formalised": self.not_formalised(), "not_normative": self.not_normative()}
+                "not_formalised": self.not_formalised(), "not_normative": self.not_normative(),
+                "invalid": [{"file": f, "violation": v} for f, v in self.invalid],
+                "unreadable": [{"file": f, "error": e} for f, e in self.unreadable]}
 
     def add_ruleset(self, rs: Ruleset, overlays: list[str]) -> None:
         if rs.key in self.rulesets:
@@ -97,6 +118,85 @@ def decision_checks(game: Game, action: Action) -> list[tuple[CompiledAction, Re
     return checks
 
 
+# The refusals made before the payload is read: every payload of that seat is refused the same way.
+_BEFORE_PAYLOAD = frozenset({"game-over", "unknown-action", "wrong-phase", "not-your-turn", "not-now"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...],
+              n_seats: int) -> tuple[list[dict[str, Any]], bool]:
+    """Every payload of the candidate values (the same few lists at most decisions, so made once), and
+    whether every value is of its field's type: a value its type refuses makes a payload ``Game.check``
+    words as malformed, and such payloads go the careful way (no candidate of today's types is one)."""
+    names = [f for f, _ in doms]
+    payloads = [dict(zip(names, values, strict=True)) for values in itertools.product(*(d for _, d in doms))]
+    return payloads, all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom)
+
+
+def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
+    """What :func:`decision_checks` finds, as the distinct outcomes the counts need (the action checked,
+    and the rule and reason that refused it, or None for a legal one), without wording a rejection for
+    each of the tens of candidates at every action of a record.
+
+    The same candidates are weighed. The first of each seat's goes through ``Game.check``; when that
+    refuses the seat before reading the payload, the seat's other payloads are refused the same way, and
+    otherwise they go straight to the action's compiled guards (what ``Game.check`` asks last)."""
+    compiled = game.rs.compiled.actions
+    rej = game.check(action, typed=True)
+    taken = compiled[action.kind]
+    out: set[Outcome] = {(taken, None, None) if rej is None else (taken, rej.rule_id, rej.reason)}
+    if game.over:
+        return out
+    st = game.st
+    n_seats = game.v["n_seats"]
+    legal = game.legal_actions()
+    for ca in game.c.by_phase.get(game.phase, ()):
+        decl = ca.decl
+        if is_chance(decl):
+            continue
+        doms = domains(game, game.rs, decl.name, legal)
+        if doms is None:
+            continue
+        payloads, typed = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
+        check = ca.check
+        for seat in sorted(set(game.actors(decl))):
+            mine = [p for p in payloads if p != action.payload] if (seat, decl.name) == (action.seat,
+                                                                                      action.kind) else payloads
+            if not mine:
+                continue
+            first = game.check(Action(decl.name, seat, mine[0]))
+            out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
+            if first is not None and first.reason in _BEFORE_PAYLOAD:
+                continue  # every other payload of this seat is refused the same way
+            if not typed:
+                for p in mine[1:]:
+                    r = game.check(Action(decl.name, seat, p))
+                    out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
+                continue
+            try:
+                found = {check(st, seat, p) for p in mine[1:]}
+            except Exception:
+                for p in mine[1:]:
+                    game.check(Action(decl.name, seat, p))  # raises the rule's runtime error
+                raise
+            for i in found:
+                if i == -1:
+                    out.add((ca, None, None))
+                elif i >= 0:
+                    g = ca.guards[i].clause
+                    out.add((ca, g.rule_id, g.reason or "forbidden"))
+                else:
+                    out.add((ca, decl.rule_id, "not-available"))
+    return out
+
+
+def counted_replay(rec: RecordFile, counts: RuleCounts, ruleset: str | None,
+                   decide: Callable[[Game, Action], None]) -> Verdict:
+    """The one replay coverage makes of a record: every effect counted, ``decide`` called before each
+    action is checked. Up to its first violation, as validation stops there."""
+    return validate_record(rec, ruleset, all_errors=False, counts=counts, decisions=decide)
+
+
 def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alternatives: bool = True) -> Verdict:
     """Replay a record, counting what its rules did; with ``alternatives``, also what they would have
     forbidden at each decision (see ``decision_checks``). Without, only the recorded actions are checked."""
@@ -104,7 +204,7 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alt
 
     def decide(game: Game, action: Action) -> None:
         if alternatives:
-            cov.counts.decision(decision_checks(game, action))
+            cov.counts.decision_of(decision_outcomes(game, action))
         else:
             cov.counts.check(game.rs.compiled.actions[action.kind], game.check(action, typed=True))
 
@@ -114,7 +214,7 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alt
         rs = load_ruleset(ruleset or data["ruleset"], overlays, data.get("params") or None)
     except Exception:
         rs = None
-    verdict = validate_record(rec, ruleset, all_errors=False, counts=cov.counts, decisions=decide)
+    verdict = counted_replay(rec, cov.counts, ruleset, decide)
     cov.files += 1
     if rs is not None and verdict.error is None:
         cov.add_ruleset(rs, overlays)
@@ -123,3 +223,32 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alt
             if pname in rs.resolved.params:
                 cov.counts.reading(rs.resolved.params[pname].rule_id)
     return verdict
+
+
+@dataclass
+class CoveredFile:
+    """One file's part of a coverage run, as plain data a worker process hands back."""
+
+    file: str
+    ran: Counter[str]
+    fired: Counter[str]
+    rulesets: dict[Any, RulesetSeen]
+    problem: str | None = None  # the first violation, or why the file could not be read
+    unreadable: bool = False  # nothing of it was counted
+
+
+def cover_path(path: str, ruleset: str | None = None, data: bytes | None = None) -> CoveredFile:
+    """Read one record file (or take its bytes, named ``path``) and count what its rules did: one file of
+    ``thousand coverage``."""
+    from .errors import InputError
+    from .records import read_record, record_from_bytes
+
+    cov = Coverage()
+    try:
+        verdict = cover_record(record_from_bytes(data, path) if data is not None else read_record(path), cov, ruleset)
+    except InputError as exc:
+        return CoveredFile(path, Counter(), Counter(), {}, str(exc), unreadable=True)
+    if verdict.error is not None:
+        return CoveredFile(path, Counter(), Counter(), {}, str(verdict.error), unreadable=True)
+    problem = None if verdict.valid else verdict.violations[0].format().splitlines()[0]
+    return CoveredFile(path, cov.counts.ran, cov.counts.fired, cov.rulesets, problem)

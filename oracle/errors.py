@@ -55,6 +55,12 @@ class InputError(OracleError):
     """A record, a command line or an engine reply is malformed."""
 
 
+class UsageError(InputError):
+    """The command line itself is wrong (an unknown option or ruleset, a bad value): nothing was read yet.
+
+    Kept apart from a record that cannot be read, so that the exit codes tell the two apart."""
+
+
 class ParamError(RulesetError):
     """A parameter's value is refused (unknown name, wrong type, out of bounds); ``param`` names it."""
 

@@ -20,6 +20,10 @@ from .lang.program import CompiledAction, Effect, Guard
 # The refusal made after every guard allowed the action: a choice outside the action's domain.
 OUTSIDE_DOMAIN = "not-available"
 
+# One check's outcome, all the counts need of it: the action checked, and the rule and reason that refused
+# it (None and None when it was legal).
+Outcome = tuple[CompiledAction, str | None, str | None]
+
 
 class RuleCounts:
     """Per rule id: how often its clauses ran (``ran``) and fired (``fired``)."""
@@ -62,24 +66,33 @@ class RuleCounts:
     def decision(self, checks: list[tuple[CompiledAction, Rejection | None]]) -> None:
         """Several checks made at one point of a game (the action taken and those that could have been):
         each rule counts once, as having run if any of its clauses ran, and fired if any forbade."""
+        self.decision_of({(action, None, None) if rejection is None else (action, rejection.rule_id,
+                                                                            rejection.reason)
+                          for action, rejection in checks})
+
+    def decision_of(self, outcomes: set[Outcome]) -> None:
+        """:meth:`decision` given the distinct outcomes of the checks made at one point."""
         ran: set[str] = set()
         fired: set[str] = set()
-        for action, rejection in checks:
-            r, f = self._outcome(action, rejection)
-            ran |= r
-            fired |= f
-        for rule in ran:
-            self.ran[rule] += 1
-        for rule in fired:
-            self.fired[rule] += 1
+        for key in outcomes:
+            these_ran, these_fired = self._counted(key)
+            ran |= these_ran
+            fired |= these_fired
+        for r in ran:
+            self.ran[r] += 1
+        for r in fired:
+            self.fired[r] += 1
 
     def _outcome(self, action: CompiledAction, rejection: Rejection | None) -> tuple[frozenset[str], frozenset[str]]:
-        key = (action, None, None) if rejection is None else (action, rejection.rule_id, rejection.reason)
+        return self._counted((action, None, None) if rejection is None else (action, rejection.rule_id,
+                                                                            rejection.reason))
+
+    def _counted(self, key: Outcome) -> tuple[frozenset[str], frozenset[str]]:
         hit = self._outcomes.get(key)
         if hit is None:
             ran: set[str] = set()
             fired: set[str] = set()
-            _one_check(action, rejection, ran, fired, self._credit)
+            _one_check(key, ran, fired, self._credit)
             hit = self._outcomes[key] = (frozenset(ran), frozenset(fired))
         return hit
 
@@ -88,21 +101,20 @@ class RuleCounts:
         self.ran[rule_id] += 1
 
 
-def _one_check(action: CompiledAction, rejection: Rejection | None, ran: set[str], fired: set[str],
-               credit: Any) -> None:
+def _one_check(outcome: Outcome, ran: set[str], fired: set[str], credit: Any) -> None:
     """The rules one check ran and fired: its live guards in order, up to the one that forbade the action.
 
     A guard folded to false by the ruleset's parameters (``Guard.dead``) is never evaluated.
     """
+    action, rule_id, reason = outcome
     forbidding = None
-    if rejection is not None:
+    if rule_id is not None:
         forbidding = next((i for i, g in enumerate(action.guards)
-                           if (g.clause.rule_id, g.clause.reason or "forbidden") == (rejection.rule_id,
-                                                                                      rejection.reason)), None)
-        if forbidding is None and rejection.reason != OUTSIDE_DOMAIN:
+                           if (g.clause.rule_id, g.clause.reason or "forbidden") == (rule_id, reason)), None)
+        if forbidding is None and reason != OUTSIDE_DOMAIN:
             # Refused before any guard was asked: charged to the rule that set the turn, phase or end.
-            ran.add(rejection.rule_id)
-            fired.add(rejection.rule_id)
+            ran.add(rule_id)
+            fired.add(rule_id)
             return
     for i, g in enumerate(action.guards):
         if g.dead:
@@ -112,6 +124,6 @@ def _one_check(action: CompiledAction, rejection: Rejection | None, ran: set[str
         if i == forbidding:
             fired.update(rules)
             return
-    if rejection is not None:  # every guard allowed it; the action's own choices did not
-        ran.add(rejection.rule_id)
-        fired.add(rejection.rule_id)
+    if rule_id is not None:  # every guard allowed it; the action's own choices did not
+        ran.add(rule_id)
+        fired.add(rule_id)

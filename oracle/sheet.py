@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import InputError
+from .errors import UsageError
 from .plural import count
 from .ruleset import Ruleset
 
@@ -18,6 +18,11 @@ WORDS: dict[str, dict[str, str]] = {
     "contract": {"en": "contract", "ru": "заказ"},
     "winner": {"en": "winner: {who}", "ru": "победитель: {who}"},
     "shown": {"en": "deals {first}–{last} of {total}", "ru": "партии {first}–{last} из {total}"},
+    "shown_scored": {"en": "deals {first}–{last} shown", "ru": "показаны партии {first}–{last}"},
+    "stopped": {"en": "the sheet stops before deal {deal}, where the record breaks a rule: {scored} of its {total} "
+                      "scored",
+                "ru": "запись счёта обрывается перед партией {deal}, где запись нарушает правило: подсчитано "
+                      "{scored} из {total}"},
     "none": {"en": "no deal was scored", "ru": "ни одна партия не доиграна"},
 }
 
@@ -31,30 +36,37 @@ def parse_range(text: str) -> tuple[int, int | None]:
     """``--deals`` as people write it, counting from 1: ``3-7``, ``5`` (one deal), ``10-`` (to the end)."""
     first, sep, last = text.partition("-")
     if not (first.strip() or last.strip()):
-        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
+        raise UsageError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
     try:
         a = int(first) if first.strip() else 1
         b = (int(last) if last.strip() else None) if sep else a
     except ValueError:
-        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)") from None
+        raise UsageError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)") from None
     if a < 1 or (b is not None and b < a):
-        raise InputError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
+        raise UsageError(f"--deals {text}: write a deal number or a range such as 3-7 (deals count from 1)")
     return a, b
 
 
+def symbol(rs: Ruleset, mark: str, lang: str) -> str:
+    """The mark's symbol as written in ``lang``: in English its Latin one where Russian players draw a letter."""
+    spec = rs.marks.get(mark, {})
+    return spec.get("symbol_en" if lang == "en" else "symbol") or spec.get("symbol") or mark[:1]
+
+
 def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: str = "en",
-           deals: tuple[int, int | None] | None = None) -> str:
+           deals: tuple[int, int | None] | None = None, stopped: tuple[int, int] | None = None) -> str:
     """A text table: deal, dealer, contract, then per player the deal's points, the total and marks.
 
     ``deals`` keeps only the rows from the first to the last deal number given (1-based, inclusive);
-    totals stay the running totals of the whole game.
+    totals stay the running totals of the whole game. ``stopped`` (the deal where the record breaks a
+    rule, and the deals it holds) says the sheet ends there, not with the game.
     """
     shown = sheet
     if deals is not None:
         first, last = deals
         shown = [row for row in sheet if first <= row["deal"] + 1 and (last is None or row["deal"] + 1 <= last)]
         if sheet and not shown:
-            raise InputError(f"--deals {first}-{'' if last is None else last}: the record scores "
+            raise UsageError(f"--deals {first}-{'' if last is None else last}: the record scores "
                              f"{count(len(sheet), 'deal')}")
     cols = rs.sheet
     conceded = cols.conceded_mark
@@ -65,11 +77,10 @@ def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: s
         if decl is not None:
             contract = f"{players[decl]} {row.get(cols.contract, '')}"
             if row.get(cols.conceded):
-                contract += " " + rs.marks[conceded].get("symbol", conceded[:1])
+                contract += " " + symbol(rs, conceded, lang)
         cells = []
         for s in range(len(players)):
-            marks = "".join(rs.marks.get(m, {}).get("symbol", m[:1]) for m, who in row.get("marks", [])
-                            if who == s and m != conceded)
+            marks = "".join(symbol(rs, m, lang) for m, who in row.get("marks", []) if who == s and m != conceded)
             delta = row.get(cols.points, [0] * len(players))[s]
             total = row.get(cols.total, [0] * len(players))[s]
             cells.append(f"{delta:+d} {total}" + (f" {marks}" if marks else ""))
@@ -90,10 +101,14 @@ def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: s
         lines.append(word("none", lang))
     elif deals is not None:
         lines.append("")
-        lines.append(word("shown", lang, first=rows[0][0], last=rows[-1][0], total=len(sheet)))
+        lines.append(word("shown", lang, first=rows[0][0], last=rows[-1][0], total=len(sheet)) if stopped is None
+                     else word("shown_scored", lang, first=rows[0][0], last=rows[-1][0]))
+    if stopped is not None:
+        lines.append(word("stopped", lang, deal=stopped[0], scored=count(len(sheet), "deal", lang),
+                          total=stopped[1]))
     used = {m for row in shown for m, _ in row.get("marks", [])}
     if used:
-        legend = ", ".join(f"{rs.marks[m]['symbol']} {rs.marks[m][lang]}" for m in sorted(used) if m in rs.marks)
+        legend = ", ".join(f"{symbol(rs, m, lang)} {rs.marks[m][lang]}" for m in sorted(used) if m in rs.marks)
         lines.append("")
         lines.append(legend)
     return "\n".join(lines)

@@ -15,7 +15,7 @@ STAGES: tuple[tuple[str, frozenset[str]], ...] = (
     ("interpreter", frozenset({"engine", "state", "cards", "rulecounts"})),
     ("records", frozenset({"records"})),
     ("users", frozenset({"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",
-                         "testing", "pytest_plugin", "__main__"})),
+                         "colour", "testing", "pytest_plugin", "__main__"})),
 )
 
 # The stage that makes compiled rulesets, and so the last whose code shapes what the disk cache keeps.

@@ -118,12 +118,12 @@ def test_dask_on_two_local_workers_gives_the_same_results_as_jobs(tmp_path, caps
         code_dask, on_dask = _cli_json(["validate", folder, "--format", "json", "--dask", address], capsys)
         assert main(["validate", folder, "--dask", address]) == 2
         text_dask = capsys.readouterr().out
-        assert main(["validate", folder, "--dask", address, "--jobs", "2"]) == 2
+        assert main(["validate", folder, "--dask", address, "--jobs", "2"]) == 64
         assert "--dask and --jobs do not go together" in capsys.readouterr().err
     code_jobs, on_jobs = _cli_json(["validate", folder, "--format", "json", "--jobs", "2"], capsys)
     assert main(["validate", folder, "--jobs", "2"]) == 2
     text_jobs = capsys.readouterr().out
     assert (code_dask, on_dask) == (code_jobs, on_jobs)
-    assert on_dask["summary"] == {"files": 9, "valid": 4, "invalid": 3, "unreadable": 2, "deals": on_jobs["summary"]
-                                  ["deals"]}
+    assert on_dask["summary"] == {"files": 9, "valid": 4, "invalid": 3, "unreadable": 2,
+                                  "deals_scored": on_jobs["summary"]["deals_scored"]}
     assert text_dask.split("\n\n")[0] == text_jobs.split("\n\n")[0]  # every file's lines, before the timing

@@ -94,7 +94,7 @@ def test_version_is_the_package_version() -> None:
 
 def test_bad_usage_is_an_error_with_the_usage() -> None:
     r = run("no-such-command")
-    assert r.returncode == 2
+    assert r.returncode == 64  # a usage error, as in sysexits.h: apart from 2, a record that cannot be read
     assert "usage: thousand" in r.stderr and "invalid choice" in r.stderr
 
 
@@ -235,15 +235,15 @@ def test_play_writes_one_action_per_line(tmp_path: Path) -> None:
 
 def test_validate_prints_each_file_as_it_finishes(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    real = cli._validate_one
+    real = cli._validate_job
     seen: list[str] = []
 
-    def spy(job: tuple[str, str | None, bool]) -> dict:
+    def spy(job: tuple) -> dict:
         # By the time the second file is validated, the first file's verdict is already printed.
         seen.append(capsys.readouterr().out)
         return real(job)
 
-    monkeypatch.setattr(cli, "_validate_one", spy)
+    monkeypatch.setattr(cli, "_validate_job", spy)
     assert main(["validate", str(FIRST_DEAL), str(MUST_TRUMP), str(BAD_STEP)]) == 1
     assert seen[0] == ""
     assert f"{FIRST_DEAL}: valid" in seen[1]
@@ -293,8 +293,8 @@ def test_progress_bar_shows_rate_and_time_left_on_a_terminal() -> None:
 def test_coverage_shows_the_same_bar_on_a_terminal() -> None:
     files = sorted(str(p) for p in (ROOT / "tests" / "golden" / "classic" / "invalid").glob("*.json"))[:3]
     code, bar, out = run_on_pty(["coverage", *files], "stderr")
-    assert code == 1  # the records are invalid: coverage exits as validate does, after counting them
-    assert bar.count("INVALID under ruleset classic") == 3
+    assert code == 0  # the records are invalid, but counted up to their violations: the report is whole
+    assert "3 records broke a rule, counted up to the violation:" in out
     assert re.search(r"\d+/3 \[\d\d:\d\d<\d\d:\d\d, +[\d.?]+(file/s|s/file)\]", bar), bar
     assert "in 3 records, of the" in out
 
@@ -312,9 +312,9 @@ def test_replay_deal_range(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_replay_deal_range_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["replay", str(GAME), "--deals", "5-3"]) == 2
+    assert main(["replay", str(GAME), "--deals", "5-3"]) == 64
     assert "--deals 5-3: write a deal number or a range" in capsys.readouterr().err
-    assert main(["replay", str(GAME), "--deals", "100-200"]) == 2
+    assert main(["replay", str(GAME), "--deals", "100-200"]) == 64
     assert "the record scores 37 deals" in capsys.readouterr().err
 
 
@@ -453,3 +453,69 @@ def test_pytest_is_not_told_to_be_quiet() -> None:
 def test_progress_library_is_a_declared_dependency() -> None:
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     assert any(re.match(r"tqdm\b", d) for d in deps)
+
+
+# --------------------------------------------------------------------------- conventions (issue 28)
+
+def test_a_wrong_ruleset_flag_is_a_usage_error_before_any_record_is_read(tmp_path: Path) -> None:
+    for command in (["validate", str(GAME)], ["coverage", str(GAME)], ["replay", str(GAME), "--no-pager"]):
+        r = run(*command, "--ruleset", "klassik")
+        assert r.returncode == 64, (command, r.stderr)
+        assert "--ruleset klassik: no such ruleset; did you mean 'classic'?" in r.stderr
+        assert str(GAME) not in r.stderr  # not charged to the record's line 4
+    assert run("validate", "--no-such-flag", str(GAME)).returncode == 64
+    assert run("validate", str(tmp_path / "missing.json")).returncode == 2  # input, not usage
+
+
+def test_a_dash_reads_the_record_from_standard_input() -> None:
+    text = MUST_TRUMP.read_text(encoding="utf-8")
+    r = run("validate", "-", input=text)
+    assert r.returncode == 1 and r.stdout.startswith("<stdin>: INVALID under ruleset classic"), r.stdout
+    r = run("replay", "-", "--no-pager", input=text)
+    assert r.returncode == 1 and "<stdin>:" in r.stdout and "the sheet stops before deal" in r.stdout
+    assert run("coverage", "-", input=GAME.read_text(encoding="utf-8")).returncode == 0
+
+
+def test_quiet_prints_only_the_summary() -> None:
+    r = run("validate", "-q", str(GAME), str(MUST_TRUMP))
+    assert r.returncode == 1 and "INVALID" not in r.stdout and "valid (" not in r.stdout
+    assert re.search(r"^\s+2\s+1\s+1\s+0\s", r.stdout, re.M), r.stdout
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
+    code, out, _ = run_on_pty(["validate", str(MUST_TRUMP)], "stdout", env={"TERM": "xterm"})
+    assert code == 1 and "\033[31;1mINVALID\033[0m" in out
+    code, out, _ = run_on_pty(["validate", str(MUST_TRUMP)], "stdout", env={"TERM": "xterm", "NO_COLOR": "1"})
+    assert code == 1 and "\033[" not in out and "INVALID" in out
+    assert "\033[" not in run("validate", str(MUST_TRUMP), env={"TERM": "xterm"}).stdout  # a pipe
+
+
+def test_the_locale_or_lang_gives_russian_prose_for_every_command_that_prints_it() -> None:
+    ru = {"LANG": "ru_RU.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    assert "НЕВЕРНА по набору правил classic" in run("validate", str(MUST_TRUMP), env=ru).stdout
+    assert "можно:" in run("validate", str(MUST_TRUMP), "--lang", "ru").stdout
+    assert "записей: 1" in run("coverage", str(GAME), env=ru).stdout
+    assert "правило" in run("coverage", str(GAME), "--lang", "ru").stdout
+    assert "сдаёт" in run("replay", str(GAME), "--no-pager", env=ru).stdout
+    en = run("replay", str(GAME), "--no-pager", "--lang", "en", env=ru).stdout
+    assert not re.search("[\u0400-\u04ff]", en.split("\n\n")[-1]), en  # the English legend: no Cyrillic «М»
+    assert cli.locale_lang({"LC_ALL": "ru_RU.UTF-8", "LANG": "en_US"}) == "ru"
+    assert cli.locale_lang({"LC_ALL": "", "LANG": "C"}) == "en"
+
+
+def test_json_keys_say_what_they_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--format", "json", str(MUST_TRUMP)]) == 1
+    f = json.loads(capsys.readouterr().out)["files"][0]
+    assert f["judged_to_the_end"] is False and f["record_deals"] >= f["deals_scored"]
+    assert {"deals", "finished"}.isdisjoint(f) and "game_over" in f
+    src = f["violations"][0]["sources"][0]
+    assert "seed" not in src and src["source_file"].endswith(".txt") and src["label"].startswith("F")
+
+
+def test_a_game_cut_at_max_deals_says_so_in_play_and_in_validate(tmp_path: Path) -> None:
+    out = tmp_path / "cut.json"
+    r = run("play", "--seed", "3", "--max-deals", "3", "--out", str(out))
+    assert r.returncode == 0 and "cut short at --max-deals 3: unfinished" in r.stderr
+    assert json.loads(out.read_text(encoding="utf-8"))["result"]["finished"] is False
+    v = run("validate", str(out))
+    assert v.returncode == 0 and "the game is not finished" in v.stdout

@@ -298,9 +298,10 @@ def test_a_child_that_left_the_engine_session_is_killed_too(tmp_path):
     ["--engine", ""], ["--start-timeout", "inf"], ["--timeout", "inf"], ["--timeout", "nan"], ["--timeout", "0"],
     ["--examples", "0"], ["--deals", "0"], ["--out", "/proc/x"], ["--time", "-1"], ["--set", "no_such_param=1"],
 ])
-def test_bad_conform_options_are_named_and_exit_2(argv, tmp_path, capsys):
+def test_bad_conform_options_are_named_and_exit_as_usage_errors(argv, tmp_path, capsys):
     args = ["conform", "--engine", "oracle", "--out", str(tmp_path), *argv]
-    assert main(args) == 2
+    # A folder that cannot be written is not the command line's fault; every other value is (64).
+    assert main(args) == (2 if argv[0] == "--out" else 64)
     err = capsys.readouterr().err
     assert "error" in err and "Traceback" not in err and "internal error" not in err
 

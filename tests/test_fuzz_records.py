@@ -100,14 +100,17 @@ def test_wrong_types_inside_deals_are_located_by_every_command(tmp_path, capsys,
     assert_user_error(code, out.out + out.err, p.name)
 
 
-def test_all_errors_goes_past_a_rejected_deal_into_later_deals(tmp_path, capsys):
+def test_all_errors_goes_past_a_rejected_deal_into_later_deals_without_echoing_it(tmp_path, capsys):
     rec = game(4)
     hands = rec["deals"][1]["hands"]
     hands[0][0] = hands[1][0]  # a card twice: the deal itself is refused
     rec["deals"][3]["result"]["delta"] = [1, 2, 3]
     code, out = validate(capsys, "--all-errors", str(put(tmp_path, rec)))
     assert code == 1, out
-    assert "not-the-pack" in out and "deal 3" in out and "internal error" not in out
+    # The refused deal is reported once; the next deal starts from the position the record states, so
+    # deal 3 is clean and deal 4's own error is found.
+    assert "not-the-pack" in out and "deal 3" not in out and "deal 4" in out and "internal error" not in out
+    assert out.count("the rest of this deal (") == 1
 
 
 def test_a_lone_surrogate_prints_under_a_strict_encoding(tmp_path):
@@ -258,14 +261,14 @@ def test_jobs_are_capped_at_the_cpu_count(tmp_path, capsys, monkeypatch, jobs):
 
 def test_jobs_below_one_are_refused(tmp_path, capsys):
     code, out = validate(capsys, "--jobs", "0", str(put(tmp_path, game(1))))
-    assert code == 2 and "--jobs" in out
+    assert code == 64 and "--jobs" in out  # a command-line error: nothing was read
 
 
 # --------------------------------------------------------------------------- other commands
 
 def test_explain_without_a_name_is_a_usage_error(capsys):
-    assert main(["explain", ""]) == 2
-    assert "needs a name" in capsys.readouterr().err
+    assert main(["explain", ""]) == 64
+    assert "needs a ruleset name" in capsys.readouterr().err
 
 
 def test_check_with_a_missing_rules_root_fails(monkeypatch, capsys, tmp_path):
@@ -274,23 +277,35 @@ def test_check_with_a_missing_rules_root_fails(monkeypatch, capsys, tmp_path):
     assert "no rule files" in capsys.readouterr().err
 
 
-def test_coverage_exits_like_validate(tmp_path, capsys):
+def test_coverage_exit_code_says_what_the_report_covers_and_the_output_names_the_files_left_out(tmp_path, capsys):
     good = put(tmp_path, game(1), "good.json")
     bad = game(1)
     next(a for a in bad["deals"][0]["actions"] if a["action"] == "bid")["value"] = 104
     invalid = put(tmp_path, bad, "invalid.json")
     unreadable = put(tmp_path, "{", "broken.json")
     assert main(["coverage", str(good)]) == 0
-    assert main(["coverage", str(good), str(invalid)]) == 1
-    assert main(["coverage", str(good), str(invalid), str(unreadable)]) == 2
-    err = capsys.readouterr().err
-    assert "invalid.json" in err and "broken.json" in err
+    capsys.readouterr()
+    # A record that breaks a rule is counted up to the violation: the report is whole, and says so.
+    assert main(["coverage", str(good), str(invalid)]) == 0
+    out = capsys.readouterr().out
+    assert "1 record broke a rule, counted up to the violation:" in out and "invalid.json" in out
+    assert "bid value=104" in out
+    # One that cannot be read is left out of the report: 1, and named.
+    assert main(["coverage", str(good), str(invalid), str(unreadable)]) == 1
+    out = capsys.readouterr().out
+    assert "1 record could not be read, not counted:" in out and "broken.json" in out
+    assert main(["coverage", str(unreadable)]) == 2  # nothing to report
+    capsys.readouterr()
+    assert main(["coverage", str(good), str(invalid), str(unreadable), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [f["file"] for f in data["invalid"]] == [str(invalid)]
+    assert [f["file"] for f in data["unreadable"]] == [str(unreadable)] and data["files"] == 3
 
 
 @pytest.mark.parametrize(("value", "words"), [("9" * 5000, "30 digits"), ("&a [*a]", "refers to"),
                                               ("[" * 5000, "levels deep"), ("!!int x", "cannot be read")])
 def test_a_bad_set_value_on_the_command_line_is_refused(capsys, value, words):
-    assert main(["play", "--set", f"max_bid={value}"]) == 2
+    assert main(["play", "--set", f"max_bid={value}"]) == 64
     err = capsys.readouterr().err
     assert words in err and "internal error" not in err
 

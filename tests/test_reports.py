@@ -14,7 +14,7 @@ import pytest
 
 from oracle.cards import notation
 from oracle.cli import main
-from oracle.coverage import Coverage, cover_record, decision_checks
+from oracle.coverage import Coverage, cover_record, decision_checks, decision_outcomes
 from oracle.engine import Action, Game, play_random
 from oracle.records import RECORD_RULE, judge, load_record, read_record, validate_record
 from oracle.ruleset import load_library, load_ruleset
@@ -151,7 +151,7 @@ def test_the_cards_allowed_at_a_wrong_play_are_exactly_those_that_pass_there() -
     nt = notation(game.rs)
     [group] = v.allowed.to_json()
     assert group["action"] == "play" and group["player"] == v.seat_name and group["field"] == "card"
-    assert v.format().splitlines()[2] == "    allowed: play " + ", ".join(group["values"])
+    assert v.format().splitlines()[2] == f"    allowed: {v.seat_name} play " + ", ".join(group["values"])
     for card in game.v["hand"][v.seat]:
         name = nt.name(card)
         at = _first_at(_with_action(rec.data, v.deal, v.action, card=name), "try.json")
@@ -182,7 +182,7 @@ def test_a_wrong_result_is_allowed_only_the_value_the_rules_give() -> None:
     fixed = copy.deepcopy(rec.data)
     fixed["deals"][v.deal - 1]["result"][key][v.seat] = group["value"]
     assert validate_record(load_record(fixed, "fixed.json")).valid
-    assert v.format().splitlines()[2] == f"    allowed: {key} {group['value']}"
+    assert v.format().splitlines()[2] == f"    allowed: {v.seat_name} {key} {group['value']}"
 
 
 def test_a_refused_deal_is_allowed_the_deal_the_rules_draw() -> None:
@@ -193,7 +193,7 @@ def test_a_refused_deal_is_allowed_the_deal_the_rules_draw() -> None:
 def test_what_was_allowed_is_printed_in_russian_by_replay(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(INVALID / "bid.step--bad-step.json"), "--lang", "ru", "--no-pager"]) == 1
     out = capsys.readouterr().out
-    assert re.search(r"^    можно: bid \d+-\d+ \(шаг \d+\); pass", out, re.M), out
+    assert re.search(r"^    можно: P\d bid \d+-\d+ \(шаг \d+\); P\d pass", out, re.M), out
     assert "allowed:" not in out and "(step " not in out
 
 
@@ -263,3 +263,40 @@ def test_refusals_out_of_turn_out_of_phase_and_after_the_end_blame_the_rule_that
     rej = game.check(Action("pass", 0, {}))
     assert rej is not None and rej.reason == "game-over" and rej.rule_id in setters["game_over"]
     assert set().union(*setters.values()) <= set(rs.rules)
+
+
+# ----------------------------------------------------------------------------- coverage, quickly
+
+def _outcomes_the_careful_way(game: Game, action: Action) -> set:
+    return {(ca, None, None) if rej is None else (ca, rej.rule_id, rej.reason)
+            for ca, rej in decision_checks(game, action)}
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-dummy", "computer-game"])
+def test_coverage_weighs_every_candidate_as_game_check_does_at_every_decision_of_a_generated_game(
+        ruleset: str, tmp_path: Path) -> None:
+    """The quick way through the candidates finds the same outcomes as checking each through Game.check."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--ruleset", ruleset, "--seed", "3", "--max-deals", "6", "--out", str(path)]) == 0
+    seen = {"points": 0, "refusals": set()}
+
+    def look(game: Game, action: Action) -> None:
+        careful = _outcomes_the_careful_way(game, action)
+        assert decision_outcomes(game, action) == careful, (action, game.phase)
+        seen["points"] += 1
+        seen["refusals"] |= {reason for _, _, reason in careful}
+    validate_record(read_record(path), decisions=look)
+    assert seen["points"] > 50 and {"not-available", "must-follow-suit", "bad-step"} <= seen["refusals"]
+
+
+def test_coverage_in_parallel_processes_counts_exactly_what_one_process_counts(
+        game_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(game_record), *sorted(str(p) for p in INVALID.glob("*.json"))[:5],
+             str(GOLDEN / "classic" / "valid" / "seed-0.json")]
+    capsys.readouterr()
+    assert main(["coverage", *files, "--format", "json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["coverage", *files, "--format", "json", "--jobs", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == one
+    assert one["files"] == 7 and len(one["invalid"]) == 5
+    assert main(["coverage", *files, "--jobs", "0"]) == 64

@@ -22,12 +22,14 @@ def _int_candidates(legal_values: list[int]) -> list[int]:
     return sorted(out)
 
 
-def candidates(game: Game, rs: Ruleset, kind: str) -> Iterator[Action]:
-    """Every combination of candidate field values, for each seat that may take ``kind`` now."""
+def domains(game: Game, rs: Ruleset, kind: str,
+            legal: list[Action] | None = None) -> list[tuple[str, list[Any]]] | None:
+    """Each field of ``kind`` with the values tried for it now (``legal``: the legal actions now, if known);
+    None for an action with a field of a type that has no candidates."""
     decl = rs.actions[kind]
-    legal = [a for a in game.legal_actions() if a.kind == kind]
-    seats = sorted(set(game.actors(decl)))
-    domains: list[tuple[str, list[Any]]] = []
+    if legal is None:
+        legal = game.legal_actions()
+    out: list[tuple[str, list[Any]]] = []
     for f, t in decl.fields:
         b = T.base(t)
         if b == "card":
@@ -37,16 +39,27 @@ def candidates(game: Game, rs: Ruleset, kind: str) -> Iterator[Action]:
         elif b == "seat":
             dom = list(range(game.v["n_seats"]))
         elif b == "int":
-            dom = _int_candidates(sorted({a.payload[f] for a in legal}))
+            dom = _int_candidates(sorted({a.payload[f] for a in legal if a.kind == kind}))
         else:
-            return
-        domains.append((f, dom))
+            return None
+        out.append((f, dom))
+    return out
+
+
+def candidates(game: Game, rs: Ruleset, kind: str) -> Iterator[Action]:
+    """Every combination of candidate field values, for each seat that may take ``kind`` now."""
+    decl = rs.actions[kind]
+    seats = sorted(set(game.actors(decl)))
+    found = domains(game, rs, kind)
+    if found is None:
+        return
+    doms = found
 
     def product(i: int, acc: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        if i == len(domains):
+        if i == len(doms):
             yield dict(acc)
             return
-        f, dom = domains[i]
+        f, dom = doms[i]
         for x in dom:
             acc[f] = x
             yield from product(i + 1, acc)

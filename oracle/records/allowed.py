@@ -3,7 +3,8 @@
 The legal actions are grouped compactly: per player and action, the field that varies most is
 listed (cards in the order the rules give them, numbers as ranges with their step), and the
 other fields are shown once per group (``play 9H, 10H, KH``; ``bid 120-300 (step 10)``;
-``play KH marriage=yes``). A flag that is not raised is left out, as a record may leave it out.
+``play KH marriage=yes``). A flag that is not raised is left out, as a record may leave it out, unless
+the refused action raised it (``play AH, 9C marriage=no``). Every group names its player.
 """
 
 from __future__ import annotations
@@ -31,15 +32,18 @@ class Allowed:
     """The alternatives at a violation: groups of legal actions, or the one right value of a result."""
 
     groups: tuple[dict[str, Any], ...]
+    # Flags the refused action raised: shown even where they are not raised (marriage=no), since there
+    # leaving them out would read as allowing what was refused.
+    spelled: frozenset[str] = frozenset()
 
     def to_json(self) -> list[dict[str, Any]]:
         return [dict(g) for g in self.groups]
 
     def text(self, seat_name: str | None = None, lang: str = "en") -> str:
-        """Compact text; a group of the player who broke the rule does not repeat his name."""
+        """Compact text, each group with its player's name (``seat_name`` is kept for older callers)."""
         if not self.groups:
             return WORDS["none"][lang]
-        parts = [_group_text(g, seat_name, lang) for g in self.groups[:MAX_GROUPS_SHOWN]]
+        parts = [_group_text(g, self.spelled, lang) for g in self.groups[:MAX_GROUPS_SHOWN]]
         if len(self.groups) > MAX_GROUPS_SHOWN:
             parts.append(f"… ({len(self.groups) - MAX_GROUPS_SHOWN} {WORDS['more'][lang]})")
         return "; ".join(parts)
@@ -58,7 +62,8 @@ def result_value(key: str, value: Any, player: str | None = None) -> Allowed:
 
 def allowed_actions(game: Game, rs: Ruleset, nt: Notation, players: list[str],
                     refused: Action | None = None) -> Allowed:
-    """The legal actions now, grouped; for a refused chance action (the deal), the one the rules draw."""
+    """The legal actions now, grouped; for a refused chance action (the deal), the one the rules draw.
+    A flag the refused action raised is spelled out where it is not raised."""
     if refused is not None and is_chance(rs.actions[refused.kind]) and not game.over:
         decl = game.chance_action()
         if decl is not None:
@@ -70,7 +75,8 @@ def allowed_actions(game: Game, rs: Ruleset, nt: Notation, players: list[str],
         by.setdefault((j.pop("seat"), j.pop("action")), []).append(j)
     for (player, kind), payloads in by.items():
         groups.extend(_grouped(player, kind, payloads))
-    return Allowed(tuple(groups))
+    raised = frozenset(k for k, v in refused.payload.items() if v is True) if refused is not None else frozenset()
+    return Allowed(tuple(groups), raised)
 
 
 def _grouped(player: str, kind: str, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -131,8 +137,9 @@ def _value_text(v: Any, lang: str) -> str:
     return _show(v)
 
 
-def _group_text(g: dict[str, Any], seat_name: str | None, lang: str) -> str:
-    who = f"{g['player']} " if g.get("player") and g["player"] != seat_name else ""
+def _group_text(g: dict[str, Any], spelled: frozenset[str], lang: str) -> str:
+    # Every group names its player, as the record does: one way for every seat, the violator's included.
+    who = f"{g['player']} " if g.get("player") else ""
     if "result" in g:
         return f"{who}{g['result']} {_show(g['value'])}"
     if g.get("drawn"):
@@ -140,8 +147,9 @@ def _group_text(g: dict[str, Any], seat_name: str | None, lang: str) -> str:
     out = f"{who}{g['action']}"
     if "field" in g:
         out += " " + ", ".join(_value_text(v, lang) for v in g["values"])
-        # A flag not raised is left out, as in a record; other fixed fields are shown.
-        extra = [f"{k}={_show(v)}" for k, v in g["with"].items() if v is not False]
+        # A flag not raised is left out, as in a record (unless the refused action raised it); other fixed
+        # fields are shown.
+        extra = [f"{k}={_show(v)}" for k, v in g["with"].items() if v is not False or k in spelled]
         if extra:
             out += " " + " ".join(extra)
     return out

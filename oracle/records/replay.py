@@ -107,6 +107,9 @@ class Replayer:
         # each deal's start, so that any point of the game is one deal's replay away (see game_at).
         self._applied: list[list[Parts]] = []
         self._starts: list[Position] = []
+        # --all-errors: the deals scored in the games before the last one (see resume).
+        self._scored_before = 0
+        self.to_the_end = False  # the replay went through every deal of the record
         self.tracer_hook: Any = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
         self.decision_hook: Callable[[Game, Action], None] | None = None
@@ -138,9 +141,11 @@ class Replayer:
     def violate(self, deal: int | None, index: int | None, seat: int | None, what: str, rule: str, reason: str,
                 message: str, where: tuple[Any, ...], allowed: Allowed = NOTHING) -> None:
         loc = self.rec.locate(*where)
+        doc = self.rs.rules.get(rule)
         self.violations.append(Violation(
             deal, index, seat, self.players[seat] if seat is not None else None, what, rule, reason, message,
-            self.rs.sources_of(rule), loc, allowed))
+            self.rs.sources_of(rule), loc, allowed,
+            titles={str(k): str(t) for k, t in (doc.get("title") or {}).items()} if doc is not None else {}))
         if not self.all_errors or len(self.violations) >= self.max_violations:
             raise _Stop
 
@@ -184,22 +189,70 @@ class Replayer:
         game = self.start()
         deals = self.data["deals"]
         try:
+            cut = False
             for di, deal in enumerate(deals):
-                self.replay_deal(game, di, deal, last=di == len(deals) - 1)
-            self.check_final()
+                cut = self.replay_deal(game, di, deal, last=di == len(deals) - 1)
+                if cut and di + 1 < len(deals):
+                    game = self.resume(game, di + 1)
+            if not cut:  # a game whose last deal was cut short has no end to judge
+                self.check_final()
+            self.to_the_end = True
         except _Stop:
             pass
 
-    def replay_deal(self, game: Game, di: int, deal: Any, last: bool) -> None:
+    @property
+    def scored(self) -> int:
+        """The deals scored on the way (with --all-errors, in every game the replay went on in)."""
+        return self._scored_before + (len(self.game.sheet) if self.game is not None else 0)
+
+    # ------------------------------------------------------------------ --all-errors: independent errors
+    def resume(self, game: Game, di: int) -> Game:
+        """Go on at deal ``di`` from the position the record states, after an illegal action cut the deal
+        before it short: its dealer as deal ``di`` names him, and each player's values that last a game
+        (the scores, the barrel, the bolts) as the previous deal's result writes them, or as they stood.
+        The next deal's errors are then its own, not the echo of the one before."""
+        deal = self.data["deals"][di]
+        prev = self.data["deals"][di - 1]
+        dealer = (self.seat(deal["dealer"], "deals", di, "dealer") if isinstance(deal, dict) and "dealer" in deal
+                  else game.v["dealer"])
+        stated = prev.get("result") if isinstance(prev, dict) else None
+        values: dict[str, list[Any]] = {}
+        for name, decl in self.rs.vars.items():
+            if decl.lifetime != "game" or decl.scope != "seat" or decl.zone:
+                continue
+            raw = stated.get(name) if isinstance(stated, dict) else None
+            if isinstance(raw, list) and len(raw) == len(self.players):
+                values[name] = [self.value(x, decl.type, "deals", di - 1, "result", name, i)
+                                for i, x in enumerate(raw)]
+            else:
+                values[name] = list(game.v[name])
+        self._scored_before += len(game.sheet)
+        try:
+            self.game = Game(self.rs, dealer=dealer, seed=0, values=values, tracer=self.tracer_hook)
+        except PositionError as exc:
+            where = ("deals", di - 1, "result", exc.var, *(() if exc.index is None else (exc.index,)))
+            raise InputError(f"{place(where)}: {exc.message}", self.rec.locate(*where)) from None
+        return self.game
+
+    def _cut(self, deal: Any, ai: int) -> None:
+        """With --all-errors, the deal stops at its first illegal action: the last violation says how many of
+        its actions were left unjudged (the rest of the deal would only echo it)."""
+        left = len(deal["actions"]) - ai
+        last = self.violations[-1]
+        last.skipped = left
+
+    def replay_deal(self, game: Game, di: int, deal: Any, last: bool) -> bool:
+        """Replay one deal; True when an illegal action cut it short (with all_errors the replay goes on)."""
         # Every deal's actions are kept, even those of a deal cut short by a violation (with
         # all_errors the replay goes on), so deal i's actions are always applied_by_deal[i].
         del self._applied[di:]
         self._applied.extend([] for _ in range(di + 1 - len(self._applied)))
         del self._starts[di:]
         self._starts.append(game.snapshot())
-        self._replay_deal(game, di, deal, last, self._applied[di])
+        return self._replay_deal(game, di, deal, last, self._applied[di])
 
-    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> None:
+    def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> bool:
+        """Replay one deal into ``game``; True when an illegal action cut it short."""
         n = di + 1
         if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
             raise InputError(f"{place(('deals', di))}: "
@@ -207,16 +260,8 @@ class Replayer:
         if game.over:
             self.violate(n, None, None, "another deal", RECORD_RULE, "game-over",
                          "the game was already won before this deal", ("deals", di), NOTHING)
-            return
-        if "dealer" in deal:
-            want = self.seat(deal["dealer"], "deals", di, "dealer")
-            if want != game.v["dealer"]:
-                rule = (decided_by(self.rs, self.deal_start(di - 1), "dealer", None, True) if di > 0
-                        else RECORD_RULE)
-                self.violate(n, None, want, f"dealer {self.players[want]}", rule,
-                             "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
-                             f"{self.players[want]}", ("deals", di, "dealer"),
-                             result_value("dealer", self.players[game.v["dealer"]]))
+            return False
+        self.check_dealer(game, di, deal)
         sheet_before = len(game.sheet)
         used_chance: set[str] = set()
         chance_fields = self.chance_fields
@@ -242,14 +287,15 @@ class Replayer:
                 missing = [f for f, _ in decl.fields if f not in deal]
                 if missing:
                     if ai == 0 and not actions and last:
-                        return  # a record may stop before the next deal is dealt
+                        return False  # a record may stop before the next deal is dealt
                     raise InputError(f"{place(('deals', di))}: the deal needs {', '.join(missing)}",
                                      self.rec.locate("deals", di))
                 payload = {f: self.value(deal[f], t, "deals", di, f) for f, t in decl.fields}
                 action = Action(decl.name, game.actors(decl)[0], payload)
                 used_chance.add(decl.name)
                 if not self.apply(game, action, n, None, ("deals", di, decl.fields[0][0])):
-                    return
+                    self._cut(deal, ai)
+                    return True
                 applied.append((action.kind, action.seat, action.payload))
                 continue
             if ai >= len(actions):
@@ -257,14 +303,16 @@ class Replayer:
             if len(sheet) > sheet_before:
                 self.violate(n, ai + 1, None, "more actions", RECORD_RULE, "after-end-of-deal",
                              "the deal is over, but the record goes on", ("deals", di, "actions", ai))
-                return
+                return False
             # A run of ordinary actions in one phase, the bulk of a record, at the least cost per action.
             start = ai
             while ai < len(actions) and v["phase"] == looked_phase:
                 parts = fast(actions[ai]) or self.read_parts(actions[ai], di, ai)
                 ai += 1
-                if parts is None:
-                    continue
+                if parts is None:  # an action the ruleset does not have, noted
+                    self.actions += ai - start
+                    self._cut(deal, ai)
+                    return True
                 if hook is not None:
                     hook(game, Action(*parts))
                 rej = try_apply(*parts)
@@ -274,6 +322,9 @@ class Replayer:
                         break
                 else:
                     self.refused(game, Action(*parts), rej, n, ai, ("deals", di, "actions", ai - 1))
+                    self.actions += ai - start
+                    self._cut(deal, ai)
+                    return True
             self.actions += ai - start
         finished = len(game.sheet) > sheet_before
         if not finished:
@@ -281,9 +332,24 @@ class Replayer:
                 self.violate(n, None, None, "end of the deal", RECORD_RULE, "deal-incomplete",
                              f"the deal stops in phase {game.phase!r} before it is scored",
                              ("deals", di), self.allowed_now(game))
-            return
+            return False
         if "result" in deal:
             self.check_result(game, di, deal["result"], game.sheet[sheet_before])
+        return False
+
+    def check_dealer(self, game: Game, di: int, deal: dict[str, Any]) -> bool:
+        """Whether the deal names the dealer the rules give (or none); a violation noted otherwise."""
+        if "dealer" not in deal:
+            return True
+        want = self.seat(deal["dealer"], "deals", di, "dealer")
+        if want == game.v["dealer"]:
+            return True
+        rule = decided_by(self.rs, self.deal_start(di - 1), "dealer", None, True) if di > 0 else RECORD_RULE
+        self.violate(di + 1, None, want, f"dealer {self.players[want]}", rule,
+                     "wrong-dealer", f"{self.players[game.v['dealer']]} deals this deal, not "
+                     f"{self.players[want]}", ("deals", di, "dealer"),
+                     result_value("dealer", self.players[game.v["dealer"]]))
+        return False
 
     def read_action(self, a: Any, di: int, ai: int) -> Action | None:
         """Action entry ``ai`` of deal ``di``, as :meth:`read_parts` reads it."""
@@ -340,7 +406,13 @@ class Replayer:
 
     def refused(self, game: Game, action: Action, rej: Rejection, deal: int, index: int | None,
                 where: tuple[Any, ...]) -> None:
-        self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, rej.message, where,
+        message = rej.message
+        if rej.reason == "not-your-turn":
+            # Seats by the names the record gives them, as everywhere else in a verdict.
+            who = game.actors(self.rs.actions[action.kind])
+            message = (f"{self.players[action.seat]} cannot {action.kind} now"
+                       + (f"; {self.players[who[0]]} is to act" if len(who) == 1 else ""))
+        self.violate(deal, index, action.seat, self.describe(action), rej.rule_id, rej.reason, message, where,
                      self.allowed_now(game, action))
 
     # ------------------------------------------------------------------ results

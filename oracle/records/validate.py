@@ -70,8 +70,11 @@ def judge(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_erro
         return Judgement(Verdict(rec.path, False, asked, error=InputError(exc.message, loc)), r)
     game = r.game
     assert game is not None
-    return Judgement(Verdict(rec.path, not r.violations, r.rs.name, len(game.sheet), r.actions, r.violations,
-                             finished=game.over), r)
+    said = rec.data.get("result")
+    return Judgement(Verdict(rec.path, not r.violations, r.rs.name, r.scored, r.actions, r.violations,
+                             finished=game.over, record_deals=len(rec.data["deals"]), to_the_end=r.to_the_end,
+                             record_finished=bool(said["finished"]) if isinstance(said, dict) and "finished" in said
+                             else None), r)
 
 
 def validate_record(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_errors: bool = False,
