@@ -159,6 +159,11 @@ class ParamDecl:
     rule_id: str
     doc: dict[str, str]
     where: Location
+    # The shape a list parameter must have (see the rule schema): one item per rank or suit, all
+    # different, at least so many; a value that breaks it would fail deep inside the play.
+    per: str | None = None
+    distinct: bool = False
+    min_items: int | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +196,7 @@ class Resolved:
     sequence: Sequence = field(default_factory=Sequence)  # every trigger's clauses, in order
     changed_by: dict[str, list[str]] = field(default_factory=dict)  # rule -> overlays that change a part of it
     define_owner: dict[tuple[str, str], str] = field(default_factory=dict)  # (rule, definition) -> overlay
+    set_at: dict[str, Location] = field(default_factory=dict)  # parameter -> where its value was set
 
 
 def resolve(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
@@ -201,20 +207,28 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     chain: list[RuleDoc] = []
     seen: set[str] = set()
     preset_name = name
+    named_at: Location | None = None  # where the preset being looked up is named: None for the caller's name
     while preset_name:
         if preset_name not in lib.presets:
-            raise RulesetError(f"unknown ruleset {preset_name!r}; known: {', '.join(sorted(lib.presets))}")
+            raise RulesetError(f"unknown ruleset {preset_name!r}; known: {', '.join(sorted(lib.presets))}",
+                               named_at)
         if preset_name in seen:
-            raise RulesetError(f"ruleset {preset_name!r} extends itself")
+            raise RulesetError(f"ruleset {preset_name!r} extends itself"
+                               + (f" (through {' → '.join(d.id for d in chain)})" if len(chain) > 1 else ""),
+                               named_at)
         seen.add(preset_name)
         doc = lib.presets[preset_name]
         chain.append(doc)
-        preset_name = str(doc.get("extends") or "")
+        extends = doc.get("extends")
+        named_at = _loc(extends, doc)
+        preset_name = str(extends or "")
     chain.reverse()
-    overlay_ids: list[str] = []
+    # Each overlay with where it is named: in a preset's list, or by the caller (no place in a file).
+    listed: list[tuple[str, Location | None]] = []
     for doc in chain:
-        overlay_ids.extend(str(o) for o in doc.get("overlays", []))
-    overlay_ids.extend(overlays or [])
+        listed.extend((str(o), _loc(o, doc)) for o in doc.get("overlays", []))
+    listed.extend((str(o), None) for o in overlays or [])
+    overlay_ids = [oid for oid, _ in listed]
 
     rules = {rid: copy.copy(doc) for rid, doc in lib.rules.items()}
     for rid in rules:
@@ -225,11 +239,11 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     applied: list[str] = []
     replaced: dict[str, str] = {}
     sets: list[tuple[str, dict[str, Any], Location]] = []
-    for oid in overlay_ids:
+    for oid, named in listed:
         if oid not in lib.overlays:
-            raise RulesetError(f"unknown overlay {oid!r}" + _near(oid, lib.overlays))
+            raise RulesetError(f"unknown overlay {oid!r}" + _near(oid, lib.overlays), named)
         if oid in applied:
-            raise RulesetError(f"overlay {oid!r} is listed twice")
+            raise RulesetError(f"overlay {oid!r} is listed twice", named)
         ov = lib.overlays[oid]
         for need in ov.get("requires", []):
             if str(need) not in applied:
@@ -237,7 +251,8 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                                    f"(add it before {oid!r})", _loc(need, ov))
         for other in ov.get("conflicts", []):
             if str(other) in applied or str(other) in overlay_ids:
-                raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible")
+                raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible",
+                                   _loc(other, ov))
         target = ov.get("overrides")
         if target is not None:
             target = str(target)
@@ -249,7 +264,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 if first not in [str(a) for a in ov.get("after", [])]:
                     raise RulesetError(
                         f"overlays {first!r} and {oid!r} both override rule {target!r}; "
-                        f"say which comes first with 'after: [{first}]' in {ov.path}")
+                        f"say which comes first with 'after: [{first}]' in {ov.path}", _loc(ov.data["overrides"], ov))
             replaced[target] = oid
             base = rules[target]
             merged = dict(base.data)
@@ -284,15 +299,18 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     decls = _collect_params(rules)
     values = {n: d.default for n, d in decls.items()}
     set_by: dict[str, str] = {}
+    set_at: dict[str, Location] = {}
     for who, mapping, loc in sets:
-        for pname, value in mapping.items():
-            pname = str(pname)
+        for key, value in mapping.items():
+            pname = str(key)
             if pname not in decls:
-                where = pname.location() if isinstance(pname, PosStr) else loc
+                where = key.location() if isinstance(key, PosStr) else loc
                 raise ParamError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where, str(pname))
             values[pname] = _plain(value)
             set_by[pname] = who
-    return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner)
+            # A value refused later is reported where it is written: the value itself, or its key.
+            set_at[pname] = _first_position(value) or (key.location() if isinstance(key, PosStr) else loc)
+    return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner, set_at)
 
 
 # --------------------------------------------------------------------------- clauses and their order
@@ -386,6 +404,17 @@ def _loc(value: Any, doc: RuleDoc) -> Location:
     return value.location() if isinstance(value, PosStr) else doc.location()
 
 
+def _first_position(value: Any) -> Location | None:
+    """Where a value read from a rule file is written: its own text, or the first text inside it."""
+    if isinstance(value, PosStr):
+        return value.location()
+    for x in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        found = _first_position(x)
+        if found is not None:
+            return found
+    return None
+
+
 def _near(name: str, known: Any) -> str:
     import difflib
 
@@ -409,7 +438,9 @@ def _collect_params(rules: dict[str, RuleDoc]) -> dict[str, ParamDecl]:
             choices = tuple(str(c) for c in spec["choices"]) if "choices" in spec else None
             decls[str(pname)] = ParamDecl(str(pname), str(spec["type"]), _plain(spec["default"]), choices,
                                           spec.get("min"), spec.get("max"), rid,
-                                          {k: str(v) for k, v in spec["doc"].items()}, where)
+                                          {k: str(v) for k, v in spec["doc"].items()}, where,
+                                          str(spec["per"]) if "per" in spec else None, bool(spec.get("distinct")),
+                                          spec.get("min_items"))
     return decls
 
 
@@ -456,6 +487,7 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
         inner = t[5:-1]
         if not isinstance(value, list):
             raise bad(f"needs a list, not {value!r}")
+        _list_shape(decl, value, deck, bad)
         if inner in ("rank", "suit"):
             return Param(decl.name, t, tuple(named(x, inner) for x in value), None, decl.rule_id)
         if inner == "int" and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
@@ -481,6 +513,24 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
             raise bad("every value must be a whole number")
         return Param(decl.name, "list[int]", tuple(vals[n] for n in names), None, decl.rule_id)
     raise bad(f"unknown parameter type {decl.type!r}")
+
+
+def _list_shape(decl: ParamDecl, value: list[Any], deck: DeckShape | None,
+                bad: Callable[[str], RulesetError]) -> None:
+    """A list parameter's declared shape: ``per`` (one item per rank or suit), ``distinct``, ``min_items``."""
+    if decl.per is not None and deck is not None:
+        names = deck.ranks if decl.per == "rank" else deck.suits
+        if len(value) != len(names):
+            raise bad(f"needs one item for each {decl.per} ({len(names)}: {', '.join(names)}), not {len(value)}")
+    if decl.min_items is not None and len(value) < decl.min_items:
+        raise bad(f"needs at least {decl.min_items} item(s), not {len(value)}")
+    if decl.distinct:
+        seen: set[str] = set()
+        for x in value:
+            key = x.upper() if isinstance(x, str) else repr(x)  # as cards are read: in any case
+            if key in seen:
+                raise bad(f"lists {x!r} twice; its items must all differ")
+            seen.add(key)
 
 
 # --------------------------------------------------------------------------- compiling
@@ -621,7 +671,9 @@ def compile_resolved(res: Resolved) -> Ruleset:
             raise RulesetError(f"the rules must declare the parameter {name!r}")
     ranks, suits = res.values["ranks"], res.values["suits"]
     if not (isinstance(ranks, list) and isinstance(suits, list) and ranks and suits):
-        raise RulesetError("parameters 'ranks' and 'suits' must be non-empty lists", res.params["ranks"].where)
+        bad = "ranks" if not (isinstance(ranks, list) and ranks) else "suits"
+        raise RulesetError("parameters 'ranks' and 'suits' must be non-empty lists",
+                           res.set_at.get(bad) or res.params[bad].where)
     deck = DeckShape(tuple(str(r) for r in ranks), tuple(str(s) for s in suits))
     params: dict[str, Param] = {}
     for n, d in res.params.items():
@@ -632,7 +684,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
             if who is None:
                 raise
             raise ParamError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
-                             else None, n) from None
+                             else res.set_at.get(n), n) from None
 
     phases: list[str] = []
     phase_rule: dict[str, str] = {}

@@ -242,6 +242,10 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
         stack.extend(children(node))
 
 
+# Guard i of an action is on line GUARD_LINE + i of the functions that check and list it; effect clause
+# i of a fused trigger is on line i + 1 (an action has far fewer effects than this).
+GUARD_LINE = 100_000
+
 UNSET_NAME = "_unset"  # the generated module's marker of a memo not worked out yet
 _UNSET = object()
 _SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
@@ -290,6 +294,10 @@ class _Memo(ast.NodeTransformer):
         out = copy.copy(node)
         for name, value in changed.items():
             setattr(out, name, value)
+        line = out.__dict__.get("lineno")
+        if line is not None:  # a guard's line: the memo's new nodes under the copy take it too
+            _set_line([x for v in changed.values() for x in (v if isinstance(v, list) else [v])
+                       if isinstance(x, ast.AST)], line, only_missing=True)
         return out
 
 
@@ -468,7 +476,11 @@ class Compiler:
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
                 continue
-            check_body.extend(_when(t, [ast.Return(_c(i))]))
+            stmts = _when(t, [ast.Return(_c(i))])
+            # Guard i's own line, in the check and in the listing (which shares its nodes): an error is
+            # charged to that guard's clause, not to the rule that declares the action.
+            _set_line(stmts, GUARD_LINE + i)
+            check_body.extend(stmts)
         # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
         # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
         # A flag's choices being both values, its type says it all (payloads are type-checked first).
@@ -567,7 +579,7 @@ class Compiler:
         # Shared nodes again: the check's lines mean nothing in the check itself (its errors are the
         # action's), and the fused effects' nodes already carry their clause's line.
         checking = self._defs[id(check)].body[:-1]  # up to its closing 'return -1'
-        _set_line(checking, n_effects + 1)
+        _set_line(checking, n_effects + 1, only_missing=True)  # the guards keep their own lines
         running = self._read_once(self._plain_fused[id(run)], _hoisted(checking)) if run is not None else []
         fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
         return self._joined(fn, [check] + ([run] if run is not None else []))
