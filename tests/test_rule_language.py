@@ -223,7 +223,8 @@ def test_a_rule_that_fails_while_an_action_runs_is_named(tree, rel, old, new, ch
     edit(tree, rel, old, new)
     t = Table(load_ruleset("classic", root=tree), hands={1: "AS 10S KS QS JS 9S 9C"}, talon="9D JC JD")
     t.to_play(1, give=("JC", "JD"))
-    with pytest.raises(RuleRuntimeError, match=rf"clause {charged}/\S+ \(rule {charged}\) failed while running") as info:
+    failed = rf"clause {charged}/\S+ \(rule {charged}\) failed while running"
+    with pytest.raises(RuleRuntimeError, match=failed) as info:
         for card in ("AS", "AD", "10C", "10S"):
             t.act(t.game.v["turn"], "play", card=card, marriage=False)
     # At the failing clause's own line in its own file, with the ruleset, the deal and the seat named.
