@@ -24,6 +24,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..errors import Location, RuleFileError
+from ..limits import MAX_RULESET_NODES, MAX_TEXT_NODES
 from ..yamlpos import PosStr
 from . import types as T
 from .parser import parse
@@ -391,6 +392,11 @@ class Compiler:
         self.deps: set[str] = set()
         self.param_deps: set[str] = set()
         self.writes: set[str] = set()
+        # Nodes of logic built for the text being compiled and for the whole ruleset, each inlined
+        # definition counted at every call and each argument wherever it is used: what the compiled code
+        # costs to build. A chain of definitions each calling the last twice doubles it at every link.
+        self.nodes = 0
+        self.all_nodes = 0
 
     # ----- errors ------------------------------------------------------------
     def error(self, where: Any, message: str) -> RuleFileError:
@@ -404,6 +410,7 @@ class Compiler:
                 args: list[str], unpack: list[str] | None = None) -> Fn:
         """def f(st, *args): V = st.v; return <expr>"""
         self.unit = Unit(text, rule_id)
+        self.nodes = 0
         self.deps = {rule_id}
         self.param_deps = set()
         self.writes = set()
@@ -421,6 +428,7 @@ class Compiler:
     def block_fn(self, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
                  allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> Fn:
         self.unit = Unit(text, rule_id)
+        self.nodes = 0
         self.deps = {rule_id}
         self.param_deps = set()
         self.writes = set()
@@ -449,6 +457,7 @@ class Compiler:
         union: set[str] = set()
         for text, rule_id in guards:
             self.unit = Unit(text, rule_id)
+            self.nodes = 0
             self.deps = {rule_id}
             self.param_deps = set()
             tree = self.parse(text, "expr")
@@ -462,6 +471,7 @@ class Compiler:
         dom_nodes: list[ast.expr] = []
         for (text, rule_id), (fname, ftype) in zip(domains, fields, strict=False):
             self.unit = Unit(text, rule_id)
+            self.nodes = 0
             tree = self.parse(text, "expr")
             v = self.expr(tree, scope)
             v = self.coerce(v, T.list_of(ftype), tree)
@@ -736,6 +746,7 @@ class Compiler:
 
     # ----- expressions -------------------------------------------------------
     def expr(self, t: Tree | Token, scope: Scope) -> Val:
+        self._grow(1, t)
         form = EXPRESSION_FORMS.get(t.data) if isinstance(t, Tree) else None
         if form is None:  # pragma: no cover - every expression form of the grammar has one (tested)
             raise self.error(getattr(t, "meta", t), f"unsupported expression {getattr(t, 'data', t)}")
@@ -765,7 +776,9 @@ class Compiler:
             if kind in ("local", "payload"):
                 return Val(_name(data), ty)
             if kind == "inline":
-                return data  # an inlined definition's argument
+                val, size = data  # an inlined definition's argument, as large as it was built
+                self._grow(size - 1, tok)  # in place of this name, counted already
+                return val  # type: ignore[no-any-return]
         kind = self.env.kind_of(n)
         if kind == "param":
             p = self.env.params[n]
@@ -1018,17 +1031,20 @@ class Compiler:
         return Val(ast.Call(func=_name(_global(b)), args=call_args, keywords=[]), rtype)
 
     def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
-        vals = self._args(args, scope)
+        vals: list[tuple[Tree, Val, int]] = []
+        for a in args.children if args is not None else []:
+            before = self.nodes
+            vals.append((a, self.expr(a, scope), self.nodes - before))
         if len(vals) != len(d.args):
             raise self.error(name, f"'{d.name}' takes {len(d.args)} argument(s), got {len(vals)}")
         if d.name in self.inlining:
             raise self.error(name, f"'{d.name}' calls itself; definitions cannot be recursive")
         inner = Scope(None)
-        for (node, v), (aname, atype) in zip(vals, d.args, strict=False):
+        for (node, v, size), (aname, atype) in zip(vals, d.args, strict=False):
             v = self.coerce(v, atype, node)
             if not T.compatible(atype, v.type):
                 raise self.error(node.meta, f"argument '{aname}' of '{d.name}' should be {atype}, not {v.type}")
-            inner.bind(aname, "inline", Val(v.node, atype, v.choices), atype)
+            inner.bind(aname, "inline", (Val(v.node, atype, v.choices), size), atype)
         if d.block:
             raise self.error(name, f"'{d.name}' is a block definition; only 'sample' may call it")
         saved_unit = self.unit
@@ -1042,10 +1058,29 @@ class Compiler:
             v = self.coerce(v, d.returns, d.tree)
             if not T.compatible(d.returns, v.type):
                 raise self.error(d.tree.meta, f"'{d.name}' should give {d.returns}, but gives {v.type}")
+        except _TooLarge as exc:
+            if len(self.inlining) > 1:
+                raise
+            self.unit = saved_unit  # the outermost call, in the text being compiled, is the place to name
+            raise self.error(name, f"{exc.what}, once the definitions called here (and the ones they call) "
+                             "are written out at every call; call fewer definitions, or each fewer times (a "
+                             "'let' in the caller computes a value once)") from None
         finally:
             self.inlining.pop()
             self.unit = saved_unit
         return Val(v.node, d.returns, v.choices)
+
+    def _grow(self, n: int, where: Any) -> None:
+        """Count ``n`` nodes more, within MAX_TEXT_NODES for the text and MAX_RULESET_NODES for the ruleset."""
+        self.nodes += n
+        self.all_nodes += n
+        if self.nodes <= MAX_TEXT_NODES and self.all_nodes <= MAX_RULESET_NODES:
+            return
+        what = (f"this logic grows to more than {MAX_TEXT_NODES:,} nodes" if self.nodes > MAX_TEXT_NODES
+                else f"the ruleset's logic grows to more than {MAX_RULESET_NODES:,} nodes")
+        if self.inlining:
+            raise _TooLarge(what)
+        raise self.error(_meta(where), what + "; split it or simplify it")
 
     # ----- literals of named things ----------------------------------------------
     def coerce(self, v: Val, want: str, where: Any) -> Val:
@@ -1072,6 +1107,14 @@ class Compiler:
         if name not in names:
             raise self.error(_meta(where), f"unknown {kind} {name!r}; the {kind}s are {', '.join(names)}")
         return names.index(name)
+
+
+class _TooLarge(Exception):
+    """Inlining went past a bound; the outermost call of a definition reports it at its place."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
 
 
 # Each expression form of the grammar (its alias in grammar.lark) and the method that compiles it.
