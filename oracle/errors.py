@@ -55,6 +55,10 @@ class InputError(OracleError):
     """A record, a command line or an engine reply is malformed."""
 
 
+class OutputError(OracleError):
+    """Output cannot be written: a folder named as a file, a full disk, a device that refuses it."""
+
+
 class ParamError(RulesetError):
     """A parameter's value is refused (unknown name, wrong type, out of bounds); ``param`` names it."""
 
