@@ -26,8 +26,8 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from ..cards import notation
-from ..limits import MAX_INT_DIGITS
 from ..engine import Action, Game
+from ..limits import MAX_INT_DIGITS
 from ..records import decode_value, encode_action, encode_value, sheet_value
 from ..ruleset import Ruleset, load_ruleset
 
