@@ -78,12 +78,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+CHECK_DEALS = 200  # deals of the game `check` plays per ruleset (a classic game has about 30)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Load and compile every preset: the lint for rule files."""
     lib = load_library()
     names = args.ruleset or sorted(lib.presets)
     for name in names:
         rs = load_ruleset(name)
+        # Compiling finds what is wrong in each text; playing one seeded game to its end finds what is
+        # wrong between them (hands the pack cannot deal, a phase no action can leave, a clause that fails).
+        rng = random.Random(0)
+        play_random(Game(rs, players=rs.players, dealer=0, seed=0), rng, hinted=True, max_deals=CHECK_DEALS)
         print(f"{name}: {count(len(rs.rules), 'rule')}, {count(len(rs.params), 'parameter')}, "
               f"{count(len(rs.actions), 'action')} — ok")
     return 0

@@ -478,12 +478,28 @@ def _stuck(game: Game) -> RuleRuntimeError:
     v = game.v
     rule_id = game.st.set_by.get("phase") or game.rs.program.phase_rule.get(v["phase"], "")
     doc = game.rs.rules.get(rule_id)
+    movers = [e.clause for t in game.c.triggers.values() for e in t.effects
+              if e.rule_id == rule_id and "phase" in e.writes]  # the clauses of that rule that set the phase
+    where = movers[0].where if len(movers) == 1 else doc.location() if doc is not None else None
     turn = v["turn"]
     return RuleRuntimeError(
         f"ruleset {game.rs.name}, deal {v['deal_no'] + 1}"
         + (f", {seat_words(turn)} to act" if isinstance(turn, int) else "")
         + f": no legal action in phase {v['phase']!r} and the game is not over (the phase was entered by "
-        f"rule {rule_id}; no action of that phase is allowed now)", doc.location() if doc is not None else None)
+        f"rule {rule_id}; no action of that phase is allowed now)", where)
+
+
+def _unplayable(game: Game, action: Action, rej: Rejection) -> RuleRuntimeError:
+    """The rules drew a chance action (the deal) that their own guards refuse: hands that cannot be
+    dealt with these parameters, say. At the refusing guard's clause, naming ruleset, deal and seat."""
+    clause = next((c for c in game.rs.guards.get(action.kind, []) if c.rule_id == rej.rule_id
+                   and (c.reason or "forbidden") == rej.reason), None)
+    doc = game.rs.rules.get(rej.rule_id)
+    where = clause.where if clause is not None else doc.location() if doc is not None else None
+    return RuleRuntimeError(
+        f"ruleset {game.rs.name}, deal {game.v['deal_no'] + 1}, {seat_words(action.seat)}: the rules' own "
+        f"{action.kind!r} is refused by rule {rej.rule_id} [{rej.reason}]: {rej.message} (its parameters do not "
+        "fit together)", where)
 
 
 def _failed_line(fn: Callable[..., Any], exc: Exception) -> int:
@@ -546,7 +562,8 @@ def play_random(game: Game, rng: Any, max_actions: int = 100_000,
     while not game.over and n < max_actions:
         if max_deals is not None and len(game.sheet) >= max_deals:
             break
-        if game.chance_action() is not None:
+        chance = game.chance_action() is not None
+        if chance:
             action = game.sample()
         else:
             legal = game.legal_actions()
@@ -555,6 +572,9 @@ def play_random(game: Game, rng: Any, max_actions: int = 100_000,
             action = chooser(game, legal, rng)
         if on_action is not None:
             on_action(game, action)
-        game.apply(action)
+        rej = game.try_apply(action)
+        if rej is not None:
+            # The rules' own draw refused by their own guards: they cannot be played as they stand.
+            raise _unplayable(game, action, rej) if chance else IllegalAction(rej)
         n += 1
     return n

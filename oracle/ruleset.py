@@ -349,7 +349,7 @@ def _core_sequence(rules: dict[str, RuleDoc]) -> Sequence:
     holders = [doc for doc in rules.values() if "sequence" in doc.data]
     if len(holders) != 1:
         raise RulesetError("exactly one core rule must state the sequence of clauses; found "
-                           + (", ".join(d.path for d in holders) or "none"))
+                           + (", ".join(d.path for d in holders) or "none"), _second_holder(holders, "sequence"))
     holder = holders[0]
     order = {str(on): [(str(ref), _loc(ref, holder)) for ref in refs or []]
              for on, refs in holder.data["sequence"].items()}
@@ -402,6 +402,18 @@ def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDo
 
 def _loc(value: Any, doc: RuleDoc) -> Location:
     return value.location() if isinstance(value, PosStr) else doc.location()
+
+
+# Where something the core rules must hold is missing from: their folder (no file holds it to point at).
+_MISSING = Location("spec")
+
+
+def _second_holder(holders: list[RuleDoc], key: str) -> Location:
+    """Where a second rule states what only one may (its key), or the core folder when none does."""
+    if len(holders) < 2:
+        return _MISSING
+    doc = holders[1]
+    return _loc(next(k for k in doc.data if k == key), doc)
 
 
 def _first_position(value: Any) -> Location | None:
@@ -668,7 +680,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
     rules = res.rules
     for name in (*DECK_PARAMS, SEATS_PARAM):
         if name not in res.params:
-            raise RulesetError(f"the rules must declare the parameter {name!r}")
+            raise RulesetError(f"the rules must declare the parameter {name!r}", _MISSING)
     ranks, suits = res.values["ranks"], res.values["suits"]
     if not (isinstance(ranks, list) and isinstance(suits, list) and ranks and suits):
         bad = "ranks" if not (isinstance(ranks, list) and ranks) else "suits"
@@ -754,7 +766,9 @@ def compile_resolved(res: Resolved) -> Ruleset:
     logic_rules |= {c.rule_id for c in res.sequence.clauses()}
     for a in actions.values():
         if a.phase not in phases:
-            raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}", rules[a.rule_id].location())
+            raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}" + _near(a.phase, phases),
+                                _loc(rules[a.rule_id].data.get("actions", {}).get(a.name, {}).get("phase"),
+                                     rules[a.rule_id]))
     sequence: dict[str, list[Clause]] = {}
     for on, row in res.sequence.by_trigger.items():
         if not row:
@@ -781,7 +795,7 @@ def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
     holders = [doc for doc in rules.values() if "sheet" in doc.data]
     if len(holders) != 1:
         raise RulesetError("exactly one core rule must state the score sheet's columns ('sheet'); found "
-                           + (", ".join(d.path for d in holders) or "none"))
+                           + (", ".join(d.path for d in holders) or "none"), _second_holder(holders, "sheet"))
     holder = holders[0]
     spec = {str(k): str(v) for k, v in holder.data["sheet"].items()}
     layout = SheetLayout(**spec)
