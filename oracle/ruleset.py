@@ -245,14 +245,15 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
         if oid in applied:
             raise RulesetError(f"overlay {oid!r} is listed twice", named)
         ov = lib.overlays[oid]
+        # The ruleset's list is at fault (an order, a pair) where it is written; else the overlay's own line.
         for need in ov.get("requires", []):
             if str(need) not in applied:
                 raise RulesetError(f"overlay {oid!r} requires overlay {str(need)!r} earlier in the ruleset "
-                                   f"(add it before {oid!r})", _loc(need, ov))
+                                   f"(add it before {oid!r})", named or _loc(need, ov))
         for other in ov.get("conflicts", []):
             if str(other) in applied or str(other) in overlay_ids:
                 raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible",
-                                   _loc(other, ov))
+                                   named or _loc(other, ov))
         target = ov.get("overrides")
         if target is not None:
             target = str(target)
