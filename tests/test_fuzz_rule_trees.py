@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from bad_input import ROOT, THOUSAND, assert_user_error, run
+from bad_input import ROOT, THOUSAND, run
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rules_tree import copy_rules, edit, write
@@ -209,10 +209,15 @@ def test_a_yaml_record_just_under_the_limit_is_refused_early_whatever_its_shape(
     p = tmp_path / "big.yaml"
     p.write_text(head + pad, encoding="utf-8")
     assert p.stat().st_size < 2 * 1024 * 1024
-    code, out, peak = run("validate", str(p))
-    assert code == 2 and f"more than {MAX_YAML_RECORD_VALUES:,} values" in out, out
-    assert "aliases" not in out
-    assert peak < 200 * 1024 * 1024
+    if shape == "flow":  # in a process of its own, to measure its memory
+        code, out, peak = run("validate", str(p))
+        assert code == 2 and f"more than {MAX_YAML_RECORD_VALUES:,} values" in out, out
+        assert "aliases" not in out
+        assert peak < 200 * 1024 * 1024
+    else:
+        with pytest.raises(OracleError, match=f"more than {MAX_YAML_RECORD_VALUES:,} values") as info:
+            read_record(p)
+        assert "aliases" not in str(info.value) and info.value.location is not None
 
 
 def test_duplicate_json_keys_are_refused_at_their_line(tmp_path):
@@ -260,9 +265,7 @@ def test_play_refuses_a_player_named_twice(monkeypatch, capsys):
 
 @pytest.mark.parametrize("argv", [
     ["play", "--seed", "1", "--out", "/dev/full"],
-    ["play", "--seed", "1"],
     ["validate", "examples/classic-game.json"],
-    ["rulesets"],
 ])
 def test_a_full_disk_is_a_clean_exit_with_a_message(argv):
     with open("/dev/full", "w") as full:
@@ -528,9 +531,3 @@ def test_generated_rule_trees_compile_and_play_or_get_a_located_error(scratch, o
         took = time.perf_counter() - started
         if took > SLOWEST[0][0]:
             SLOWEST[0] = (took, f"{len(ov)} + {len(pr)} bytes")
-
-
-def test_a_bad_tree_through_the_command_line_is_a_user_error(tree):
-    overlay(tree, "set: {max_bid: [1, 2]}\n")
-    code, out, _ = run("play", "--overlay", "variant.fuzz", "--seed", "1", env={"THOUSAND_RULES_ROOT": str(tree)})
-    assert_user_error(code, out, OVERLAY)
