@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -254,37 +255,39 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
             if str(other) in applied or str(other) in overlay_ids:
                 raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible",
                                    named or _loc(other, ov))
-        target = ov.get("overrides")
-        if target is not None:
-            target = str(target)
-            if target not in rules:
-                raise RulesetError(f"overlay {oid!r} overrides rule {target!r}, which does not exist"
-                                   + _near(target, rules), _loc(ov.data.get("overrides"), ov))
-            if target in replaced:
-                first = replaced[target]
-                if first not in [str(a) for a in ov.get("after", [])]:
-                    raise RulesetError(
-                        f"overlays {first!r} and {oid!r} both override rule {target!r}; "
-                        f"say which comes first with 'after: [{first}]' in {ov.path}", _loc(ov.data["overrides"], ov))
-            replaced[target] = oid
-            base = rules[target]
-            merged = dict(base.data)
-            for key in ("logic", "define", "actions", "state", "phases"):
-                if key in ov.data:
-                    merged[key] = ov.data[key]
-            if "params" in ov.data:
-                merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
-            new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=[*base.replaced_by, oid])
-            rules[target] = new
-            if "logic" in ov.data:
-                _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
-        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
-            rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
-            for c, after, before in _clauses_of(ov, oid, oid):
-                seq.insert(c, after, before, c.where)
-        for rid, change in (ov.get("change") or {}).items():
-            _apply_change(seq, rules, oid, ov, str(rid), change, define_owner)
-            changed_by.setdefault(str(rid), []).append(oid)
+        with _listed(named, oid):
+            target = ov.get("overrides")
+            if target is not None:
+                target = str(target)
+                if target not in rules:
+                    raise RulesetError(f"overlay {oid!r} overrides rule {target!r}, which does not exist"
+                                       + _near(target, rules), _loc(ov.data.get("overrides"), ov))
+                if target in replaced:
+                    first = replaced[target]
+                    if first not in [str(a) for a in ov.get("after", [])]:
+                        raise RulesetError(
+                            f"overlays {first!r} and {oid!r} both override rule {target!r}; "
+                            f"say which comes first with 'after: [{first}]' in {ov.path}",
+                            _loc(ov.data["overrides"], ov))
+                replaced[target] = oid
+                base = rules[target]
+                merged = dict(base.data)
+                for key in ("logic", "define", "actions", "state", "phases"):
+                    if key in ov.data:
+                        merged[key] = ov.data[key]
+                if "params" in ov.data:
+                    merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
+                new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=[*base.replaced_by, oid])
+                rules[target] = new
+                if "logic" in ov.data:
+                    _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
+            elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
+                rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
+                for c, after, before in _clauses_of(ov, oid, oid):
+                    seq.insert(c, after, before, c.where)
+            for rid, change in (ov.get("change") or {}).items():
+                _apply_change(seq, rules, oid, ov, str(rid), change, define_owner)
+                changed_by.setdefault(str(rid), []).append(oid)
         if "set" in ov.data:
             sets.append((oid, ov.data["set"], ov.location()))
         for after in ov.get("after", []):
@@ -399,6 +402,20 @@ def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDo
             define_owner[(rid, str(dname))] = oid
         rules[rid] = RuleDoc(rid, base.path, {**base.data, "define": defines}, origin=base.origin,
                              replaced_by=base.replaced_by)
+
+
+@contextmanager
+def _listed(named: Location | None, oid: str) -> Iterator[None]:
+    """An overlay that does not fit the others of its ruleset (a clause it anchors to, a rule it changes,
+    is not there): the ruleset's list is at fault where it names the overlay, and the message keeps the
+    overlay's own place."""
+    try:
+        yield
+    except RulesetError as exc:
+        if named is None or isinstance(exc, ParamError):
+            raise
+        raise RulesetError(f"overlay {oid!r} does not fit this ruleset: {exc.message}"
+                           + (f" ({exc.location})" if exc.location is not None else ""), named) from None
 
 
 def _loc(value: Any, doc: RuleDoc) -> Location:

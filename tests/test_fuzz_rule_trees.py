@@ -464,6 +464,8 @@ def presets(draw: st.DrawFn) -> str:
 
 
 FIGURES: Counter[str] = Counter()
+# A deep run goes on past a problem, to count them all; the module fails at its end if there was one.
+PROBLEMS: list[str] = []
 SLOWEST: list[tuple[float, str]] = [(0.0, "")]
 GENERATED = {OVERLAY, PRESET}
 
@@ -483,17 +485,25 @@ def _report_figures():
               f"{FIGURES['refused']} refused with a located error; {FIGURES['internal']} internal errors, "
               f"{FIGURES['unlocated']} unlocated, {FIGURES['mislocated']} mislocated; slowest {SLOWEST[0][0]:.2f} s "
               f"({SLOWEST[0][1]}); peak memory of the process {peak:.0f} MB")
+        for problem in sorted(set(PROBLEMS))[:20]:
+            print("  " + problem.replace("\n", "\n  "))
+    assert not PROBLEMS, f"{len(PROBLEMS)} problem(s) in generated rule trees"
 
 
-def _judge(exc: OracleError, generated: bool) -> None:
+def _problem(kind: str, text: str) -> None:
+    FIGURES[kind] += 1
+    PROBLEMS.append(f"{kind}: {text}")
+    if not DEEP:
+        raise AssertionError(f"{kind}: {text}")
+
+
+def _judge(exc: OracleError, generated: bool, case: str) -> None:
     loc = exc.location
     if loc is None or (loc.line is None and loc.file not in ("spec", "<command line>")):
-        FIGURES["unlocated"] += 1
-        raise AssertionError(f"unlocated: {exc}")
-    if generated and loc.file not in GENERATED and not isinstance(exc, RuleRuntimeError) \
+        _problem("unlocated", f"{exc}\n{case}")
+    elif generated and loc.file not in GENERATED and not isinstance(exc, RuleRuntimeError) \
             and not loc.file.startswith("spec/"):
-        FIGURES["mislocated"] += 1
-        raise AssertionError(f"mislocated: {exc}")
+        _problem("mislocated", f"{exc}\n{case}")
 
 
 @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=not DEEP,
@@ -504,13 +514,14 @@ def test_generated_rule_trees_compile_and_play_or_get_a_located_error(scratch, o
     overlay(scratch, ov)
     preset(scratch, pr)
     FIGURES["trees"] += 1
+    case = f"--- overlay\n{ov}--- preset\n{pr}"
     started = time.perf_counter()
     try:
         try:
             rs = load_ruleset("fz", root=scratch)
         except OracleError as exc:
             FIGURES["refused"] += 1
-            _judge(exc, generated=True)
+            _judge(exc, True, case)
             return
         FIGURES["compiled"] += 1
         rng = random.Random(seed)
@@ -520,13 +531,11 @@ def test_generated_rule_trees_compile_and_play_or_get_a_located_error(scratch, o
             FIGURES["played"] += 1
         except OracleError as exc:
             FIGURES["runtime"] += 1
-            _judge(exc, generated=False)
+            _judge(exc, False, case)
     except AssertionError:
         raise
     except Exception as exc:  # what the campaign counts
-        FIGURES["internal"] += 1
-        raise AssertionError(f"internal error {type(exc).__name__}: {exc}\n--- overlay\n{ov}\n--- preset\n"
-                             f"{pr}") from exc
+        _problem("internal", f"{type(exc).__name__}: {exc}\n{case}")
     finally:
         took = time.perf_counter() - started
         if took > SLOWEST[0][0]:
