@@ -782,11 +782,11 @@ def compile_resolved(res: Resolved) -> Ruleset:
                    if doc.get("logic") or doc.get("define") or doc.get("actions") or doc.get("change")}
     logic_rules |= set(res.define_owner.values())
     logic_rules |= {c.rule_id for c in res.sequence.clauses()}
-    for a in actions.values():
-        if a.phase not in phases:
-            raise RuleFileError(f"action {a.name!r} names unknown phase {a.phase!r}" + _near(a.phase, phases),
-                                _loc(rules[a.rule_id].data.get("actions", {}).get(a.name, {}).get("phase"),
-                                     rules[a.rule_id]))
+    for act in actions.values():
+        if act.phase not in phases:
+            holder = rules[act.rule_id]
+            raise RuleFileError(f"action {act.name!r} names unknown phase {act.phase!r}" + _near(act.phase, phases),
+                                _loc(holder.data.get("actions", {}).get(act.name, {}).get("phase"), holder))
     sequence: dict[str, list[Clause]] = {}
     for on, row in res.sequence.by_trigger.items():
         if not row:
