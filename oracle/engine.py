@@ -17,7 +17,7 @@ from typing import Any
 from .cards import notation
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
-from .lang.program import GUARD_LINE, ActionDecl, Clause, Effect
+from .lang.program import GUARD_LINE, ActionDecl, Clause, Effect, Guard
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
 from .state import State
@@ -368,7 +368,7 @@ class Game:
         index = _failed_line(fn, exc) - 1
         return effects[index].clause if 0 <= index < len(effects) else None
 
-    def _failed_guard(self, fn: Callable[..., Any], exc: Exception, guards: list[Any]) -> Clause | None:
+    def _failed_guard(self, fn: Callable[..., Any], exc: Exception, guards: list[Guard]) -> Clause | None:
         """The guard clause that raised ``exc`` in an action's check, step or listing ``fn``: guard i's
         statements are on line GUARD_LINE + i; None for any other line (the action's own code)."""
         index = _failed_line(fn, exc) - GUARD_LINE
