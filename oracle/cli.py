@@ -13,7 +13,7 @@ from typing import Any, TextIO, TypeVar
 
 from .arguments import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_UNREADABLE, EXIT_USAGE, build_parser
 from .engine import Game, play_random
-from .errors import InputError, OracleError, RulesetError, UsageError
+from .errors import InputError, OracleError, OutputError, RulesetError, UsageError
 from .plural import count
 from .records import Recorder
 from .ruleset import load_library, load_ruleset
@@ -93,6 +93,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = args.players.split(",") if args.players else [f"P{i + 1}" for i in range(n)]
     if len(players) != n:
         raise UsageError(f"ruleset {rs.name!r} seats {n} players, but --players names {len(players)}")
+    # The record names each seat's player; a name written twice, or none, makes a record validate refuses.
+    for i, who in enumerate(players):
+        if not who.strip():
+            raise UsageError(f"--players: player {i + 1} has no name")
+        if who in players[:i]:
+            raise UsageError(f"--players names {who!r} twice; each player needs a name of his own")
     dealer = rng.randrange(n)  # the lot for the first dealer (deal.first-dealer)
     game = Game(rs, players=n, dealer=dealer, seed=rng.randrange(2**32))
     rec = Recorder(game, players, seed, overlays, params)
@@ -105,7 +111,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         text = dumps(record)
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"--out {args.out}: cannot write the record there ({exc.strerror or exc})") from None
     else:
         sys.stdout.write(text)
     res = record["result"]
@@ -118,12 +127,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+CHECK_DEALS = 200  # deals of the game `check` plays per ruleset (a classic game has about 30)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """Load and compile every preset: the lint for rule files."""
     lib = load_library()
     names = [_ruleset_flag(n, "check") for n in args.ruleset] or sorted(lib.presets)
     for name in names:
         rs = load_ruleset(name)
+        # Compiling finds what is wrong in each text; playing one seeded game to its end finds what is
+        # wrong between them (hands the pack cannot deal, a phase no action can leave, a clause that fails).
+        rng = random.Random(0)
+        play_random(Game(rs, players=rs.players, dealer=0, seed=0), rng, hinted=True, max_deals=CHECK_DEALS)
         print(f"{name}: {count(len(rs.rules), 'rule')}, {count(len(rs.params), 'parameter')}, "
               f"{count(len(rs.actions), 'action')} — ok")
     return 0
@@ -662,24 +678,71 @@ def main(argv: list[str] | None = None) -> int:
         # A bare `thousand` is a request for help, as with git or pip.
         parser.print_help()
         return 0
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
-        return int(COMMANDS[args.command](args))
+        code = int(COMMANDS[args.command](args))
+        sys.stdout.flush()  # a full disk shows here, not as the interpreter exits
+        return code
     except UsageError as exc:
         print(f"thousand {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except OracleError as exc:
+        if isinstance(exc, OutputError):
+            _drop_output(stdout)
         print(f"thousand: error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # Output piped into `head` and the like: stop quietly.
+        _drop_output(stdout)
         sys.stderr.close()
         return 0
     except Exception as exc:
         print(f"thousand: internal error ({type(exc).__name__}: {exc}); please report it with the command line",
               file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        sys.stdout = stdout
+
+
+class _Output:
+    """Standard output whose write failures (a full disk, a device that refuses) are reported as the
+    output's fault, with a message and exit code 2; a closed pipe stays a BrokenPipeError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _drop_output(stream: TextIO) -> None:
+    """Forget what standard output still holds: the interpreter's last flush would fail on it again."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's capture)
+        pass
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from typing import Any
 from .cards import notation
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
-from .lang.program import ActionDecl, Effect, payload_checker
+from .lang.program import GUARD_LINE, ActionDecl, Clause, Effect, Guard, payload_checker
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
 from .state import Position, State
@@ -240,7 +240,7 @@ class Game:
         try:
             return bool(when(self.st, seat))
         except Exception as exc:
-            raise self._runtime(a.rule_id, exc) from None
+            raise self._runtime(a.rule_id, exc, seat=seat) from None
 
     def hint(self, action: Action) -> int:
         """The rules' play hint for ``action`` (higher is a better move for a simple bot); 0 without one."""
@@ -250,7 +250,7 @@ class Game:
         try:
             return int(fn(self.st, action.seat, action.payload))
         except Exception as exc:
-            raise self._runtime(self.rs.actions[action.kind].rule_id, exc) from None
+            raise self._runtime(self.rs.actions[action.kind].rule_id, exc, seat=action.seat) from None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action now, for one seat or for all; chance actions are not listed."""
@@ -271,7 +271,7 @@ class Game:
                 try:
                     payloads = leg(st, s)
                 except Exception as exc:
-                    raise self._runtime(a.rule_id, exc) from None
+                    raise self._runtime(a.rule_id, exc, self._failed_guard(leg, exc, ca.guards), s) from None
                 out.extend(Action(a.name, s, p) for p in payloads)
         return out
 
@@ -287,7 +287,7 @@ class Game:
         try:
             payload = draw(self.st, seat)
         except Exception as exc:
-            raise self._runtime(decl.rule_id, exc) from None
+            raise self._runtime(decl.rule_id, exc, seat=seat) from None
         return Action(decl.name, seat, payload)
 
     # ------------------------------------------------------------------ checking
@@ -333,7 +333,7 @@ class Game:
         try:
             i = ca.check(st, action.seat, action.payload)
         except Exception as exc:
-            raise self._runtime(decl.rule_id, exc) from None
+            raise self._runtime(decl.rule_id, exc, self._failed_guard(ca.check, exc, ca.guards), action.seat) from None
         if i == -1:
             return None
         if i >= 0:
@@ -386,7 +386,8 @@ class Game:
         try:
             i = step(st, seat, payload)
         except Exception as exc:
-            raise self._runtime(self._failed_clause(step, exc, kind, quick.decl.rule_id), exc) from None
+            clause = self._failed_clause(step, exc, kind) or self._failed_guard(step, exc, self.c.actions[kind].guards)
+            raise self._runtime(quick.decl.rule_id, exc, clause, seat) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
             return self.check(action if action is not None else Action(kind, seat, payload), True)
         if v["phase"] != before:
@@ -415,7 +416,8 @@ class Game:
             try:
                 trigger.run(st, seat, payload)
             except Exception as exc:
-                raise self._runtime(self._failed_clause(trigger.run, exc, on, effects[-1].rule_id), exc) from None
+                clause = self._failed_clause(trigger.run, exc, on)
+                raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
         before: bytes | None = None
         for effect in effects:
@@ -424,21 +426,24 @@ class Game:
             try:
                 effect.fn(st, seat, payload)
             except Exception as exc:
-                raise self._runtime(effect.rule_id, exc) from None
+                raise self._runtime(effect.rule_id, exc, effect.clause, seat) from None
             # Nothing runs between two effects of a trigger: the state the tracer pickled after this
             # one, if it hands it back, is the next one's state before.
             before = tracer(effect, before, st.v)
 
-    def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str, otherwise: str) -> str:
-        """The rule whose clause raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of
-        trigger ``on``; any line past them (a step's own check), ``otherwise``."""
+    def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str) -> Clause | None:
+        """The effect clause that raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of
+        trigger ``on``; None for a line past them (a step's own check)."""
         trigger = self.c.triggers.get(on)
         effects = trigger.effects if trigger is not None else []
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code is not fn.__code__:
-            tb = tb.tb_next
-        index = (tb.tb_lineno - 1) if tb is not None else 0
-        return effects[max(index, 0)].rule_id if index < len(effects) else otherwise
+        index = _failed_line(fn, exc) - 1
+        return effects[index].clause if 0 <= index < len(effects) else None
+
+    def _failed_guard(self, fn: Callable[..., Any], exc: Exception, guards: list[Guard]) -> Clause | None:
+        """The guard clause that raised ``exc`` in an action's check, step or listing ``fn``: guard i's
+        statements are on line GUARD_LINE + i; None for any other line (the action's own code)."""
+        index = _failed_line(fn, exc) - GUARD_LINE
+        return guards[index].clause if 0 <= index < len(guards) else None
 
     def _settle(self, before: str | None) -> None:
         # Entering a phase runs its 'enter' logic, which may move on to another phase.
@@ -492,10 +497,16 @@ class Game:
     def _reject(self, rule_id: str, reason: str, message: str) -> Rejection:
         return Rejection(rule_id, reason, message, self.rs.derived(_source_lines).get(rule_id, ()))
 
-    def _runtime(self, rule_id: str, exc: Exception) -> RuleRuntimeError:
-        doc = self.rs.rules.get(rule_id)
-        where = doc.location() if doc is not None else None
-        return RuleRuntimeError(f"rule {rule_id} failed while running: {type(exc).__name__}: {exc}", where)
+    def _runtime(self, rule_id: str, exc: Exception, clause: Clause | None = None,
+                 seat: int | None = None) -> RuleRuntimeError:
+        """A rule's failure at run time, at its clause's own line when the clause is known, naming the
+        ruleset, the deal and the seat acting, so that a ruleset that cannot be played says where."""
+        doc = self.rs.rules.get(clause.rule_id if clause is not None else rule_id)
+        where = clause.where if clause is not None else doc.location() if doc is not None else None
+        what = f"clause {clause.ref} (rule {clause.rule_id})" if clause is not None else f"rule {rule_id}"
+        at = f"ruleset {self.rs.name}, deal {self.st.v['deal_no'] + 1}" + (
+            f", {seat_words(seat)}" if isinstance(seat, int) else "")
+        return RuleRuntimeError(f"{at}: {what} failed while running: {type(exc).__name__}: {exc}", where)
 
     # ------------------------------------------------------------------ state
     def to_json(self) -> dict[str, Any]:
@@ -538,6 +549,44 @@ def _source_lines(rs: Ruleset) -> dict[str, tuple[tuple[str, int, int], ...]]:
     """Each rule's source lines as a rejection carries them: (seed file, first line, last line)."""
     return {rule_id: tuple((s["seed"], s["lines"][0], s["lines"][1]) for s in rs.sources_of(rule_id))
             for rule_id in rs.rules}
+
+
+def _stuck(game: Game) -> RuleRuntimeError:
+    """A game that no action can move on: named by ruleset, deal and seat to act, at the rule that
+    brought it into this phase."""
+    v = game.v
+    rule_id = game.st.set_by.get("phase") or game.rs.program.phase_rule.get(v["phase"], "")
+    doc = game.rs.rules.get(rule_id)
+    movers = [e.clause for t in game.c.triggers.values() for e in t.effects
+              if e.rule_id == rule_id and "phase" in e.writes]  # the clauses of that rule that set the phase
+    where = movers[0].where if len(movers) == 1 else doc.location() if doc is not None else None
+    turn = v["turn"]
+    return RuleRuntimeError(
+        f"ruleset {game.rs.name}, deal {v['deal_no'] + 1}"
+        + (f", {seat_words(turn)} to act" if isinstance(turn, int) else "")
+        + f": no legal action in phase {v['phase']!r} and the game is not over (the phase was entered by "
+        f"rule {rule_id}; no action of that phase is allowed now)", where)
+
+
+def _unplayable(game: Game, action: Action, rej: Rejection) -> RuleRuntimeError:
+    """The rules drew a chance action (the deal) that their own guards refuse: hands that cannot be
+    dealt with these parameters, say. At the refusing guard's clause, naming ruleset, deal and seat."""
+    clause = next((c for c in game.rs.guards.get(action.kind, []) if c.rule_id == rej.rule_id
+                   and (c.reason or "forbidden") == rej.reason), None)
+    doc = game.rs.rules.get(rej.rule_id)
+    where = clause.where if clause is not None else doc.location() if doc is not None else None
+    return RuleRuntimeError(
+        f"ruleset {game.rs.name}, deal {game.v['deal_no'] + 1}, {seat_words(action.seat)}: the rules' own "
+        f"{action.kind!r} is refused by rule {rej.rule_id} [{rej.reason}]: {rej.message} (its parameters do not "
+        "fit together)", where)
+
+
+def _failed_line(fn: Callable[..., Any], exc: Exception) -> int:
+    """The line of compiled rule code ``fn`` where ``exc`` was raised (0 when ``fn`` is not on its way)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code is not fn.__code__:
+        tb = tb.tb_next
+    return tb.tb_lineno if tb is not None else 0
 
 
 def choose_random(game: Game, legal: list[Action], rng: random.Random) -> Action:
@@ -592,15 +641,19 @@ def play_random(game: Game, rng: random.Random, max_actions: int = 100_000,
     while not game.over and n < max_actions:
         if max_deals is not None and len(game.sheet) >= max_deals:
             break
-        if game.chance_action() is not None:
+        chance = game.chance_action() is not None
+        if chance:
             action = game.sample()
         else:
             legal = game.legal_actions()
             if not legal:
-                raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
+                raise _stuck(game)
             action = chooser(game, legal, rng)
         if on_action is not None:
             on_action(game, action)
-        game.apply(action)
+        rej = game.try_apply(action)
+        if rej is not None:
+            # The rules' own draw refused by their own guards: they cannot be played as they stand.
+            raise _unplayable(game, action, rej) if chance else IllegalAction(rej)
         n += 1
     return n

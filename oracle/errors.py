@@ -59,6 +59,8 @@ class UsageError(InputError):
     """The command line itself is wrong (an unknown option or ruleset, a bad value): nothing was read yet.
 
     Kept apart from a record that cannot be read, so that the exit codes tell the two apart."""
+class OutputError(OracleError):
+    """Output cannot be written: a folder named as a file, a full disk, a device that refuses it."""
 
 
 class ParamError(RulesetError):

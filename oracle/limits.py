@@ -20,12 +20,17 @@ MAX_RULE_FILE_BYTES = 1024 * 1024  # the largest rule file today is under 10 kB
 MAX_DEPTH = 32  # nesting of mappings and lists in a record
 MAX_RULE_DEPTH = 64  # nesting of mappings and lists in a rule file
 MAX_YAML_NODES = 200_000  # values built from one rule file, aliases expanded (an alias bomb stops here)
+MAX_YAML_RECORD_VALUES = 200_000  # values written in a YAML record (a game of 400 deals has about 130,000)
 MAX_INT_DIGITS = 30  # digits of an integer written in a record or a rule file
 MAX_PARAM_INT = 10_000  # an integer parameter without a declared maximum stays within ±this
 MAX_FILES = 100_000  # record files one command line may name (folders and patterns expanded)
 MAX_EXPR_DEPTH = 100  # nesting of a rule-language expression or block
 MAX_EXPR_TERMS = 500  # operands of one chain of `and`, `or`, `+`, comparisons…
 MAX_LOGIC_CHARS = 20_000  # characters of one rule-language text
+# Nodes of compiled logic, every definition written out at each of its calls: one text (a clause, a guard,
+# a definition's body where it is called), and a whole ruleset. Today's largest are about 300 and 2,500.
+MAX_TEXT_NODES = 20_000
+MAX_RULESET_NODES = 200_000
 
 
 def read_limited(path: Path, limit: int, display: str, error: type[OracleError], what: str = "files",

@@ -51,17 +51,26 @@ def rule_files(base: Path) -> list[Path]:
     """The rule files under ``base``, sorted (``.yaml`` and ``.yml``)."""
     out: list[Path] = []
     stack = [base]
+    seen: set[tuple[int, int]] = set()  # folders walked, by device and inode: a link loop is walked once
     while stack:
         d = stack.pop()
         try:
+            st = os.stat(d)
+            if (st.st_dev, st.st_ino) in seen:
+                continue
+            seen.add((st.st_dev, st.st_ino))
             entries = list(os.scandir(d))
-        except (FileNotFoundError, NotADirectoryError):
+        except OSError:  # gone, not a folder, or a link that leads round in a loop
             continue
         for e in entries:
-            if e.is_dir():
-                stack.append(Path(e.path))
-            elif e.name.endswith((".yaml", ".yml")) and e.is_file():
-                out.append(Path(e.path))
+            # A link among the files that leads nowhere, or round in a loop, is not a rule file.
+            try:
+                if e.is_dir():
+                    stack.append(Path(e.path))
+                elif e.name.endswith((".yaml", ".yml")) and e.is_file():
+                    out.append(Path(e.path))
+            except OSError:
+                continue
     return sorted(out)
 
 

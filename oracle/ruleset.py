@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -178,6 +179,7 @@ class Resolved:
     sequence: Sequence = field(default_factory=Sequence)  # every trigger's clauses, in order
     changed_by: dict[str, list[str]] = field(default_factory=dict)  # rule -> overlays that change a part of it
     define_owner: dict[tuple[str, str], str] = field(default_factory=dict)  # (rule, definition) -> overlay
+    set_at: dict[str, Location] = field(default_factory=dict)  # parameter -> where its value was set
 
 
 def resolve(name: str = "classic", overlays: list[str] | None = None, params: dict[str, Any] | None = None,
@@ -188,20 +190,28 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     chain: list[RuleDoc] = []
     seen: set[str] = set()
     preset_name = name
+    named_at: Location | None = None  # where the preset being looked up is named: None for the caller's name
     while preset_name:
         if preset_name not in lib.presets:
-            raise RulesetError(f"unknown ruleset {preset_name!r}; known: {', '.join(sorted(lib.presets))}")
+            raise RulesetError(f"unknown ruleset {preset_name!r}; known: {', '.join(sorted(lib.presets))}",
+                               named_at)
         if preset_name in seen:
-            raise RulesetError(f"ruleset {preset_name!r} extends itself")
+            raise RulesetError(f"ruleset {preset_name!r} extends itself"
+                               + (f" (through {' → '.join(d.id for d in chain)})" if len(chain) > 1 else ""),
+                               named_at)
         seen.add(preset_name)
         doc = lib.presets[preset_name]
         chain.append(doc)
-        preset_name = str(doc.get("extends") or "")
+        extends = doc.get("extends")
+        named_at = _loc(extends, doc)
+        preset_name = str(extends or "")
     chain.reverse()
-    overlay_ids: list[str] = []
+    # Each overlay with where it is named: in a preset's list, or by the caller (no place in a file).
+    listed: list[tuple[str, Location | None]] = []
     for doc in chain:
-        overlay_ids.extend(str(o) for o in doc.get("overlays", []))
-    overlay_ids.extend(overlays or [])
+        listed.extend((str(o), _loc(o, doc)) for o in doc.get("overlays", []))
+    listed.extend((str(o), None) for o in overlays or [])
+    overlay_ids = [oid for oid, _ in listed]
 
     rules = {rid: copy.copy(doc) for rid, doc in lib.rules.items()}
     for rid in rules:
@@ -212,50 +222,54 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     applied: list[str] = []
     replaced: dict[str, str] = {}
     sets: list[tuple[str, dict[str, Any], Location]] = []
-    for oid in overlay_ids:
+    for oid, named in listed:
         if oid not in lib.overlays:
-            raise RulesetError(f"unknown overlay {oid!r}" + _near(oid, lib.overlays))
+            raise RulesetError(f"unknown overlay {oid!r}" + _near(oid, lib.overlays), named)
         if oid in applied:
-            raise RulesetError(f"overlay {oid!r} is listed twice")
+            raise RulesetError(f"overlay {oid!r} is listed twice", named)
         ov = lib.overlays[oid]
+        # The ruleset's list is at fault (an order, a pair) where it is written; else the overlay's own line.
         for need in ov.get("requires", []):
             if str(need) not in applied:
                 raise RulesetError(f"overlay {oid!r} requires overlay {str(need)!r} earlier in the ruleset "
-                                   f"(add it before {oid!r})", _loc(need, ov))
+                                   f"(add it before {oid!r})", named or _loc(need, ov))
         for other in ov.get("conflicts", []):
             if str(other) in applied or str(other) in overlay_ids:
-                raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible")
-        target = ov.get("overrides")
-        if target is not None:
-            target = str(target)
-            if target not in rules:
-                raise RulesetError(f"overlay {oid!r} overrides rule {target!r}, which does not exist"
-                                   + _near(target, rules), _loc(ov.data.get("overrides"), ov))
-            if target in replaced:
-                first = replaced[target]
-                if first not in [str(a) for a in ov.get("after", [])]:
-                    raise RulesetError(
-                        f"overlays {first!r} and {oid!r} both override rule {target!r}; "
-                        f"say which comes first with 'after: [{first}]' in {ov.path}")
-            replaced[target] = oid
-            base = rules[target]
-            merged = dict(base.data)
-            for key in ("logic", "define", "actions", "state", "phases"):
-                if key in ov.data:
-                    merged[key] = ov.data[key]
-            if "params" in ov.data:
-                merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
-            new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=[*base.replaced_by, oid])
-            rules[target] = new
-            if "logic" in ov.data:
-                _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
-        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
-            rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
-            for c, after, before in _clauses_of(ov, oid, oid):
-                seq.insert(c, after, before, c.where)
-        for rid, change in (ov.get("change") or {}).items():
-            _apply_change(seq, rules, oid, ov, str(rid), change, define_owner)
-            changed_by.setdefault(str(rid), []).append(oid)
+                raise RulesetError(f"overlays {oid!r} ({ov.path}) and {str(other)!r} are declared incompatible",
+                                   named or _loc(other, ov))
+        with _listed(named, oid):
+            target = ov.get("overrides")
+            if target is not None:
+                target = str(target)
+                if target not in rules:
+                    raise RulesetError(f"overlay {oid!r} overrides rule {target!r}, which does not exist"
+                                       + _near(target, rules), _loc(ov.data.get("overrides"), ov))
+                if target in replaced:
+                    first = replaced[target]
+                    if first not in [str(a) for a in ov.get("after", [])]:
+                        raise RulesetError(
+                            f"overlays {first!r} and {oid!r} both override rule {target!r}; "
+                            f"say which comes first with 'after: [{first}]' in {ov.path}",
+                            _loc(ov.data["overrides"], ov))
+                replaced[target] = oid
+                base = rules[target]
+                merged = dict(base.data)
+                for key in ("logic", "define", "actions", "state", "phases"):
+                    if key in ov.data:
+                        merged[key] = ov.data[key]
+                if "params" in ov.data:
+                    merged["params"] = {**base.data.get("params", {}), **ov.data["params"]}
+                new = RuleDoc(target, base.path, merged, origin=oid, replaced_by=[*base.replaced_by, oid])
+                rules[target] = new
+                if "logic" in ov.data:
+                    _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
+            elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
+                rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
+                for c, after, before in _clauses_of(ov, oid, oid):
+                    seq.insert(c, after, before, c.where)
+            for rid, change in (ov.get("change") or {}).items():
+                _apply_change(seq, rules, oid, ov, str(rid), change, define_owner)
+                changed_by.setdefault(str(rid), []).append(oid)
         if "set" in ov.data:
             sets.append((oid, ov.data["set"], ov.location()))
         for after in ov.get("after", []):
@@ -271,17 +285,20 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     decls = declare_params(rules)
     values = {n: d.default for n, d in decls.items()}
     set_by: dict[str, str] = {}
+    set_at: dict[str, Location] = {}
     for who, mapping, loc in sets:
-        for pname, value in mapping.items():
-            pname = str(pname)
+        for key, value in mapping.items():
+            pname = str(key)
             if pname not in decls:
-                where = pname.location() if isinstance(pname, PosStr) else loc
+                where = key.location() if isinstance(key, PosStr) else loc
                 raise ParamError(f"{who} sets unknown parameter {pname!r}" + _near(pname, decls), where, str(pname))
             values[pname] = _plain(value)
             set_by[pname] = who
+            # A value refused later is reported where it is written: the value itself, or its key.
+            set_at[pname] = _first_position(value) or (key.location() if isinstance(key, PosStr) else loc)
     for doc in chain:
         _check_dossier_names(doc, set(rules) | set(applied) | set(decls))
-    return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner)
+    return Resolved(name, lib, applied, rules, decls, values, set_by, seq, changed_by, define_owner, set_at)
 
 
 def _check_dossier_names(doc: RuleDoc, known: set[str]) -> None:
@@ -334,7 +351,7 @@ def _core_sequence(rules: dict[str, RuleDoc]) -> Sequence:
     holders = [doc for doc in rules.values() if "sequence" in doc.data]
     if len(holders) != 1:
         raise RulesetError("exactly one core rule must state the sequence of clauses; found "
-                           + (", ".join(d.path for d in holders) or "none"))
+                           + (", ".join(d.path for d in holders) or "none"), _second_holder(holders, "sequence"))
     holder = holders[0]
     order = {str(on): [(str(ref), _loc(ref, holder)) for ref in refs or []]
              for on, refs in holder.data["sequence"].items()}
@@ -388,6 +405,45 @@ def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDo
 # Short names for the two helpers resolution calls at every error it reports.
 _loc = where_of
 _near = near
+
+
+@contextmanager
+def _listed(named: Location | None, oid: str) -> Iterator[None]:
+    """An overlay that does not fit the others of its ruleset (a clause it anchors to, a rule it changes,
+    is not there): the ruleset's list is at fault where it names the overlay, and the message keeps the
+    overlay's own place."""
+    try:
+        yield
+    except RulesetError as exc:
+        if named is None or isinstance(exc, ParamError):
+            raise
+        raise RulesetError(f"overlay {oid!r} does not fit this ruleset: {exc.message}"
+                           + (f" ({exc.location})" if exc.location is not None else ""), named) from None
+
+
+# Where something the core rules must hold is missing from: their folder (no file holds it to point at).
+_MISSING = Location("spec")
+
+
+def _second_holder(holders: list[RuleDoc], key: str) -> Location:
+    """Where a second rule states what only one may (its key), or the core folder when none does."""
+    if len(holders) < 2:
+        return _MISSING
+    doc = holders[1]
+    return _loc(next(k for k in doc.data if k == key), doc)
+
+
+def _first_position(value: Any) -> Location | None:
+    """Where a value read from a rule file is written: its own text, or the first text inside it."""
+    if isinstance(value, PosStr):
+        return value.location()
+    for x in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        found = _first_position(x)
+        if found is not None:
+            return found
+    return None
+
+
 
 
 _plain = plain  # the name the rest of this module (and tools/mutation.py) uses
@@ -561,10 +617,12 @@ def compile_resolved(res: Resolved) -> Ruleset:
     rules = res.rules
     for name in (*DECK_PARAMS, SEATS_PARAM):
         if name not in res.params:
-            raise RulesetError(f"the rules must declare the parameter {name!r}")
+            raise RulesetError(f"the rules must declare the parameter {name!r}", _MISSING)
     ranks, suits = res.values["ranks"], res.values["suits"]
     if not (isinstance(ranks, list) and isinstance(suits, list) and ranks and suits):
-        raise RulesetError("parameters 'ranks' and 'suits' must be non-empty lists", res.params["ranks"].where)
+        bad = "ranks" if not (isinstance(ranks, list) and ranks) else "suits"
+        raise RulesetError("parameters 'ranks' and 'suits' must be non-empty lists",
+                           res.set_at.get(bad) or res.params[bad].where)
     deck = DeckShape(tuple(str(r) for r in ranks), tuple(str(s) for s in suits))
     params: dict[str, Param] = {}
     for n, d in res.params.items():
@@ -575,7 +633,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
             if who is None:
                 raise
             raise ParamError(f"{who} sets {exc.message}", Location("<command line>") if who == "override"
-                             else None, n) from None
+                             else res.set_at.get(n), n) from None
     decl = declare(rules, params, deck, res.define_owner)
     logic_rules = {rid for rid, doc in rules.items()
                    if doc.get("logic") or doc.get("define") or doc.get("actions") or doc.get("change")}
@@ -598,7 +656,7 @@ def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
     holders = [doc for doc in rules.values() if "sheet" in doc.data]
     if len(holders) != 1:
         raise RulesetError("exactly one core rule must state the score sheet's columns ('sheet'); found "
-                           + (", ".join(d.path for d in holders) or "none"))
+                           + (", ".join(d.path for d in holders) or "none"), _second_holder(holders, "sheet"))
     holder = holders[0]
     spec = {str(k): str(v) for k, v in holder.data["sheet"].items()}
     layout = SheetLayout(**spec)

@@ -20,27 +20,43 @@ from .limits import (
     MAX_INT_DIGITS,
     MAX_RULE_DEPTH,
     MAX_YAML_NODES,
+    MAX_YAML_RECORD_VALUES,
 )
 
 
+class _Limit(yaml.composer.ComposerError):
+    """A limit of the reader (nesting, values, aliases), not a fault of YAML's syntax."""
+
+
 class _Bounded:
-    """Composing with bounded nesting, and aliases refused where the reader says so.
+    """Composing with bounded nesting and a bounded number of values, and aliases refused where the
+    reader says so.
 
     A mixin put before a composer and a parser (see _Loader, _CLoader): the methods it calls on ``self``
     and ``super()`` are theirs, which mypy cannot see from here, hence the ``type: ignore`` comments."""
 
     max_depth = MAX_RULE_DEPTH
+    max_nodes = MAX_YAML_NODES  # values written in the text (an alias is not counted: see _Constructor)
     aliases = True
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
         # The composer recurses once per level: refuse deep documents long before Python's stack ends.
-        if not self.aliases and self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed here",
-                                              self.peek_event().start_mark)  # type: ignore[attr-defined]
+        if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
+            if not self.aliases:
+                raise _Limit(None, None, "aliases (*name) are not allowed here",
+                                                  self.peek_event().start_mark)  # type: ignore[attr-defined]
+        else:
+            # Every value costs time and memory before anything can look at it: a flow list of a
+            # million numbers stops here, early, not once it is all built.
+            self._nodes = getattr(self, "_nodes", 0) + 1
+            if self._nodes > self.max_nodes:
+                raise _Limit(
+                    None, None, f"the document holds more than {self.max_nodes:,} values; refused",
+                    self.peek_event().start_mark)  # type: ignore[attr-defined]
         self._depth = getattr(self, "_depth", 0) + 1
         try:
             if self._depth > self.max_depth:
-                raise yaml.composer.ComposerError(
+                raise _Limit(
                     None, None, f"the document is nested more than {self.max_depth} levels deep",
                     self.peek_event().start_mark)  # type: ignore[attr-defined]
             return super().compose_node(parent, index)  # type: ignore[misc, no-any-return]
@@ -87,7 +103,25 @@ class _RecordLoader(_Loader):
     """Records: no aliases at all (a record never needs one, and an alias bomb needs them)."""
 
     max_depth = MAX_DEPTH
+    max_nodes = MAX_YAML_RECORD_VALUES
     aliases = False
+
+
+if _CParser is not None:
+    class _CRecordLoader(_CLoader):
+        """Records on libyaml's scanner and parser: several times faster on a large record."""
+
+        max_depth = MAX_DEPTH
+        max_nodes = MAX_YAML_RECORD_VALUES
+        aliases = False
+
+    RECORD_LOADER: type = _CRecordLoader
+else:
+    RECORD_LOADER = _RecordLoader
+
+# A record this small that libyaml refuses is read again by the pure-Python reader, whose messages
+# are the same as the rule files'; a larger one keeps libyaml's (located all the same).
+_REWORD_BELOW = 256 * 1024
 
 
 _SCALAR_TAGS = {"tag:yaml.org,2002:" + t for t in ("int", "float", "bool", "null")}
@@ -174,7 +208,7 @@ class _Constructor:
 
     def build(self, node: yaml.Node) -> Any:
         self.budget -= 1
-        if self.budget < 0:
+        if self.budget < 0:  # the composer bounds the values written: only aliases can build this many
             raise RuleFileError(f"the document expands to more than {MAX_YAML_NODES:,} values (aliases "
                                 "expanded); refused", self._where(node))
         if isinstance(node, yaml.CollectionNode):
@@ -224,6 +258,10 @@ def compose(text: str, file: str, loader: type = _Loader) -> yaml.Node | None:
     """The YAML node tree of ``text``, nesting and aliases checked; RuleFileError on malformed YAML."""
     try:
         return yaml.compose(text, Loader=loader)
+    except _Limit as exc:
+        mark = exc.problem_mark
+        raise RuleFileError(str(exc.problem), Location(file, mark.line + 1, mark.column + 1) if mark
+                            else Location(file)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
@@ -258,8 +296,13 @@ def load_yaml_text(text: str, file: str, loader: type = _Loader) -> Any:
 
 
 def compose_record(text: str, file: str) -> yaml.Node | None:
-    """A record's node tree: no aliases, at most MAX_DEPTH levels."""
-    return compose(text, file, _RecordLoader)
+    """A record's node tree: no aliases, at most MAX_DEPTH levels and MAX_YAML_RECORD_VALUES values."""
+    try:
+        return compose(text, file, RECORD_LOADER)
+    except RuleFileError:
+        if RECORD_LOADER is _RecordLoader or len(text) > _REWORD_BELOW:
+            raise
+        return compose(text, file, _RecordLoader)
 
 
 def location_of(value: Any, fallback: Location) -> Location:

@@ -266,6 +266,9 @@ def _rss_mb() -> float:
     ("endless-line", "oversize", "longer than 1048576 bytes"),
     ("huge-line", "oversize", "longer than 1048576 bytes"),
     ("endless-stderr", "timeout", "no reply to 'hello'"),
+    ("big-int", "protocol", "more than 30 digits"),
+    ("nan", "protocol", "NaN is not a JSON number"),
+    ("crash-child-holds-stdout", "crash", "exited"),
 ])
 def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_up(mode, kind, words):
     before = _rss_mb()
@@ -366,3 +369,15 @@ def test_cli_engine_takes_set_and_overlay(tmp_path, capsys):
     engine = " ".join([*THOUSAND, "engine", "--set", "rospis_timing=either"])
     assert main(["conform", "--engine", engine, "--set", "rospis_timing=either", "--examples", "8",
                  "--out", str(tmp_path), "--quiet"]) == 0
+
+
+@pytest.mark.parametrize("mode", ["big-int", "crash-child-holds-stdout"])
+def test_a_protocol_fault_is_exit_2_with_no_counterexample(mode, tmp_path, capsys):
+    # A reply the harness cannot read, or an engine that died, is the engine's failure: never a
+    # disagreement about the rules, so nothing is written under --out.
+    out = tmp_path / "failures"
+    assert main(["conform", "--engine", f"{sys.executable} {MISBEHAVE} {mode}", "--examples", "2",
+                 "--timeout", "5", "--out", str(out), "--quiet"]) == 2
+    text = capsys.readouterr().out
+    assert "ENGINE FAILURE" in text and "timeout" not in text
+    assert not list(out.iterdir())

@@ -212,9 +212,9 @@ def test_list_procedures_are_inlined_only_where_a_second_read_reads_the_same():
     # an effect's error: its own rule, though the action's check and effects run as one function
     ("spec/play/trick-resolution.yaml", "let w = trick_winner()", "let w = trick_by[7 - len(trick)]",
      "play.trick-resolution"),
-    # a guard's error: the rule declaring the action, as when the check runs alone
+    # a guard's error: the guard's own rule and clause, not the rule declaring the action
     ("spec/play/follow-suit.yaml", "forbid: len(trick) > 0 and", "forbid: len(trick) > 0 and trick_by[5] == 0 and",
-     "play.lead-any"),
+     "play.follow-suit"),
 ])
 def test_a_rule_that_fails_while_an_action_runs_is_named(tree, rel, old, new, charged):
     from support import Table
@@ -224,9 +224,15 @@ def test_a_rule_that_fails_while_an_action_runs_is_named(tree, rel, old, new, ch
     edit(tree, rel, old, new)
     t = Table(load_ruleset("classic", root=tree), hands={1: "AS 10S KS QS JS 9S 9C"}, talon="9D JC JD")
     t.to_play(1, give=("JC", "JD"))
-    with pytest.raises(RuleRuntimeError, match=f"rule {charged} failed while running"):
+    failed = rf"clause {charged}/\S+ \(rule {charged}\) failed while running"
+    with pytest.raises(RuleRuntimeError, match=failed) as info:
         for card in ("AS", "AD", "10C", "10S"):
             t.act(t.game.v["turn"], "play", card=card, marriage=False)
+    # At the failing clause's own line in its own file, with the ruleset, the deal and the seat named.
+    where = info.value.location
+    assert where is not None and where.file == rel
+    assert (tree / rel).read_text(encoding="utf-8").splitlines()[where.line - 1].strip().startswith("- id:")
+    assert "ruleset classic, deal 1, seat " in info.value.message
 
 
 def test_every_expression_form_of_the_grammar_has_its_compiler_and_no_other():

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..cards import notation
 from ..engine import Action, Game, PositionError
+from ..limits import MAX_INT_DIGITS
 from ..records import decode_value, encode_action, encode_value, sheet_value
 from ..ruleset import Ruleset, load_ruleset
 
@@ -389,11 +390,22 @@ class SubprocessEngine(EngineAdapter):
         limit = timeout or self.timeout
         deadline = time.monotonic() + limit
         while True:
+            left = deadline - time.monotonic()
             try:
-                raw = self.lines.q.get(timeout=max(0.0, deadline - time.monotonic()))
+                # In slices, so that an engine that died is called a crash at once, not a timeout at the end
+                # (its standard output may stay open in a child it started, so no end of stream comes).
+                raw = self.lines.q.get(timeout=max(0.0, min(left, _POLL)))
             except queue.Empty:
-                self.close()
-                raise EngineFailure("timeout", f"no reply to {cmd!r} within {limit:g}s") from None
+                if self.proc.poll() is not None:
+                    try:  # what it wrote before it exited may still be on its way through the reader
+                        raw = self.lines.q.get(timeout=self.grace)
+                    except queue.Empty:
+                        raise self._crashed(cmd) from None
+                elif left > _POLL:
+                    continue
+                else:
+                    self.close()
+                    raise EngineFailure("timeout", f"no reply to {cmd!r} within {limit:g}s") from None
             if raw is None:
                 raise self._crashed(cmd)
             if isinstance(raw, _TooLong):
@@ -410,8 +422,11 @@ class SubprocessEngine(EngineAdapter):
             if not line:
                 continue
             try:
-                reply = json.loads(line)
-            except (json.JSONDecodeError, RecursionError):
+                reply = json.loads(line, parse_int=_bounded_int, parse_constant=_no_constant)
+            except _Unreadable as exc:
+                self.close()
+                raise EngineFailure("protocol", f"reply to {cmd!r}: {exc}: {line[:120]!r}") from None
+            except (ValueError, RecursionError):  # not JSON (JSONDecodeError is a ValueError)
                 self.close()
                 raise EngineFailure("garbage", f"reply to {cmd!r} is not JSON: {line[:120]!r}") from None
             if not isinstance(reply, dict):
@@ -500,6 +515,25 @@ class SubprocessEngine(EngineAdapter):
 
     def game_end(self) -> dict[str, Any]:
         return dict(self._end)
+
+
+_POLL = 0.25  # seconds between two looks at whether the engine is still running, while a reply is awaited
+
+
+class _Unreadable(Exception):
+    """A reply's number the harness will not read (as a record's reader would not)."""
+
+
+def _bounded_int(text: str) -> int:
+    # Python refuses integers of more than 4,300 digits with a ValueError of its own, long after the time a
+    # thousands-of-digits number costs to read; a reply, like a record, has at most MAX_INT_DIGITS.
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Unreadable(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise _Unreadable(f"{text} is not a JSON number")
 
 
 def state_keys(rs: Ruleset) -> list[str]:

@@ -57,6 +57,13 @@ SCHEMA_RU: dict[str, str] = {
     "definitions replaced.":
         "Что дополнение меняет в одном правиле: заменяет пункты (только указанные поля) или убирает их, "
         "заменяет определения.",
+    "A list parameter with exactly one item for each rank (or suit) of the pack, in pack order.":
+        "Параметр-список, в котором ровно по одному элементу на каждое достоинство (или масть) колоды, в "
+        "порядке колоды.",
+    "A list parameter whose items must all differ (names a reader must tell apart).":
+        "Параметр-список, все элементы которого должны различаться (названия, которые читатель должен "
+        "различать).",
+    "The fewest items a list parameter may have.": "Сколько элементов должно быть в параметре-списке хотя бы.",
     "Overlays only: rule id -> the parts of that rule this overlay changes.":
         "Только в дополнениях: правило → те его части, которые меняет это дополнение.",
     "Core only, in one rule: for every trigger, every core clause (rule/clause) in the order they run.":

@@ -24,6 +24,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..errors import Location, RuleFileError
+from ..limits import MAX_RULESET_NODES, MAX_TEXT_NODES
 from ..yamlpos import PosStr
 from . import types as T
 from .parser import parse
@@ -243,6 +244,10 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
         stack.extend(children(node))
 
 
+# Guard i of an action is on line GUARD_LINE + i of the functions that check and list it; effect clause
+# i of a fused trigger is on line i + 1 (an action has far fewer effects than this).
+GUARD_LINE = 100_000
+
 UNSET_NAME = "_unset"  # the generated module's marker of a memo not worked out yet
 _UNSET = object()
 _SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
@@ -291,6 +296,10 @@ class _Memo(ast.NodeTransformer):
         out = copy.copy(node)
         for name, value in changed.items():
             setattr(out, name, value)
+        line = out.__dict__.get("lineno")
+        if line is not None:  # a guard's line: the memo's new nodes under the copy take it too
+            _set_line([x for v in changed.values() for x in (v if isinstance(v, list) else [v])
+                       if isinstance(x, ast.AST)], line, only_missing=True)
         return out
 
 
@@ -384,6 +393,11 @@ class Compiler:
         self.deps: set[str] = set()
         self.param_deps: set[str] = set()
         self.writes: set[str] = set()
+        # Nodes of logic built for the text being compiled and for the whole ruleset, each inlined
+        # definition counted at every call and each argument wherever it is used: what the compiled code
+        # costs to build. A chain of definitions each calling the last twice doubles it at every link.
+        self.nodes = 0
+        self.all_nodes = 0
 
     # ----- errors ------------------------------------------------------------
     def error(self, where: Any, message: str) -> RuleFileError:
@@ -397,6 +411,7 @@ class Compiler:
                 args: list[str], unpack: list[str] | None = None) -> Fn:
         """def f(st, *args): V = st.v; return <expr>"""
         self.unit = Unit(text, rule_id)
+        self.nodes = 0
         self.deps = {rule_id}
         self.param_deps = set()
         self.writes = set()
@@ -414,6 +429,7 @@ class Compiler:
     def block_fn(self, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
                  allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> Fn:
         self.unit = Unit(text, rule_id)
+        self.nodes = 0
         self.deps = {rule_id}
         self.param_deps = set()
         self.writes = set()
@@ -442,6 +458,7 @@ class Compiler:
         union: set[str] = set()
         for text, rule_id in guards:
             self.unit = Unit(text, rule_id)
+            self.nodes = 0
             self.deps = {rule_id}
             self.param_deps = set()
             tree = self.parse(text, "expr")
@@ -455,6 +472,7 @@ class Compiler:
         dom_nodes: list[ast.expr] = []
         for (text, rule_id), (fname, ftype) in zip(domains, fields, strict=False):
             self.unit = Unit(text, rule_id)
+            self.nodes = 0
             tree = self.parse(text, "expr")
             v = self.expr(tree, scope)
             v = self.coerce(v, T.list_of(ftype), tree)
@@ -469,7 +487,11 @@ class Compiler:
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
                 continue
-            check_body.extend(_when(t, [ast.Return(_c(i))]))
+            stmts = _when(t, [ast.Return(_c(i))])
+            # Guard i's own line, in the check and in the listing (which shares its nodes): an error is
+            # charged to that guard's clause, not to the rule that declares the action.
+            _set_line(stmts, GUARD_LINE + i)
+            check_body.extend(stmts)
         # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
         # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
         # A flag's choices being both values, its type says it all (payloads are type-checked first).
@@ -570,7 +592,7 @@ class Compiler:
         # Shared nodes again: the check's lines mean nothing in the check itself (its errors are the
         # action's), and the fused effects' nodes already carry their clause's line.
         checking = self._defs[id(check)].body[:-1]  # up to its closing 'return -1'
-        _set_line(checking, n_effects + 1)
+        _set_line(checking, n_effects + 1, only_missing=True)  # the guards keep their own lines
         running = self._read_once(self._plain_fused[id(run)], _hoisted(checking)) if run is not None else []
         fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
         return self._joined(fn, [check] + ([run] if run is not None else []))
@@ -730,6 +752,7 @@ class Compiler:
 
     # ----- expressions -------------------------------------------------------
     def expr(self, t: Tree | Token, scope: Scope) -> Val:
+        self._grow(1, t)
         form = EXPRESSION_FORMS.get(t.data) if isinstance(t, Tree) else None
         if form is None:  # pragma: no cover - every expression form of the grammar has one (tested)
             raise self.error(getattr(t, "meta", t), f"unsupported expression {getattr(t, 'data', t)}")
@@ -760,8 +783,10 @@ class Compiler:
             if bound in ("local", "payload"):
                 return Val(_name(data), ty)
             if bound == "inline":
-                assert isinstance(data, Val)
-                return data  # an inlined definition's argument
+                val, size = data  # an inlined definition's argument, as large as it was built
+                self._grow(size - 1, tok)  # in place of this name, counted already
+                assert isinstance(val, Val)
+                return val
         kind = self.env.kind_of(n)
         if kind == "param":
             p = self.env.params[n]
@@ -1017,17 +1042,20 @@ class Compiler:
         return Val(ast.Call(func=_name(_global(b)), args=call_args, keywords=[]), rtype)
 
     def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
-        vals = self._args(args, scope)
+        vals: list[tuple[Tree, Val, int]] = []
+        for a in args.children if args is not None else []:
+            before = self.nodes
+            vals.append((a, self.expr(a, scope), self.nodes - before))
         if len(vals) != len(d.args):
             raise self.error(name, f"'{d.name}' takes {len(d.args)} argument(s), got {len(vals)}")
         if d.name in self.inlining:
             raise self.error(name, f"'{d.name}' calls itself; definitions cannot be recursive")
         inner = Scope(None)
-        for (node, v), (aname, atype) in zip(vals, d.args, strict=False):
+        for (node, v, size), (aname, atype) in zip(vals, d.args, strict=False):
             v = self.coerce(v, atype, node)
             if not T.compatible(atype, v.type):
                 raise self.error(node.meta, f"argument '{aname}' of '{d.name}' should be {atype}, not {v.type}")
-            inner.bind(aname, "inline", Val(v.node, atype, v.choices), atype)
+            inner.bind(aname, "inline", (Val(v.node, atype, v.choices), size), atype)
         if d.block:
             raise self.error(name, f"'{d.name}' is a block definition; only 'sample' may call it")
         saved_unit = self.unit
@@ -1041,10 +1069,29 @@ class Compiler:
             v = self.coerce(v, d.returns, d.tree)
             if not T.compatible(d.returns, v.type):
                 raise self.error(d.tree.meta, f"'{d.name}' should give {d.returns}, but gives {v.type}")
+        except _TooLarge as exc:
+            if len(self.inlining) > 1:
+                raise
+            self.unit = saved_unit  # the outermost call, in the text being compiled, is the place to name
+            raise self.error(name, f"{exc.what}, once the definitions called here (and the ones they call) "
+                             "are written out at every call; call fewer definitions, or each fewer times (a "
+                             "'let' in the caller computes a value once)") from None
         finally:
             self.inlining.pop()
             self.unit = saved_unit
         return Val(v.node, d.returns, v.choices)
+
+    def _grow(self, n: int, where: Any) -> None:
+        """Count ``n`` nodes more, within MAX_TEXT_NODES for the text and MAX_RULESET_NODES for the ruleset."""
+        self.nodes += n
+        self.all_nodes += n
+        if self.nodes <= MAX_TEXT_NODES and self.all_nodes <= MAX_RULESET_NODES:
+            return
+        what = (f"this logic grows to more than {MAX_TEXT_NODES:,} nodes" if self.nodes > MAX_TEXT_NODES
+                else f"the ruleset's logic grows to more than {MAX_RULESET_NODES:,} nodes")
+        if self.inlining:
+            raise _TooLarge(what)
+        raise self.error(_meta(where), what + "; split it or simplify it")
 
     # ----- literals of named things ----------------------------------------------
     def coerce(self, v: Val, want: str, where: Any) -> Val:
@@ -1071,6 +1118,14 @@ class Compiler:
         if name not in names:
             raise self.error(_meta(where), f"unknown {kind} {name!r}; the {kind}s are {', '.join(names)}")
         return names.index(name)
+
+
+class _TooLarge(Exception):
+    """Inlining went past a bound; the outermost call of a definition reports it at its place."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
 
 
 # Each expression form of the grammar (its alias in grammar.lark) and the method that compiles it.

@@ -10,7 +10,7 @@ offers, so the language does not depend on how files are loaded.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,6 +44,11 @@ class ParamDecl:
     rule_id: str
     doc: dict[str, str]
     where: Location
+    # The shape a list parameter must have (see the rule schema): one item per rank or suit, all
+    # different, at least so many; a value that breaks it would fail deep inside the play.
+    per: str | None = None
+    distinct: bool = False
+    min_items: int | None = None
 
 
 @dataclass
@@ -83,7 +88,9 @@ def declare_params(rules: Mapping[str, RuleText]) -> dict[str, ParamDecl]:
             choices = tuple(str(c) for c in spec["choices"]) if "choices" in spec else None
             decls[str(pname)] = ParamDecl(str(pname), str(spec["type"]), plain(spec["default"]), choices,
                                           spec.get("min"), spec.get("max"), rid,
-                                          {k: str(v) for k, v in spec["doc"].items()}, where)
+                                          {k: str(v) for k, v in spec["doc"].items()}, where,
+                                          str(spec["per"]) if "per" in spec else None, bool(spec.get("distinct")),
+                                          spec.get("min_items"))
     return decls
 
 
@@ -128,6 +135,7 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
         inner = t.elem.name
         if not isinstance(value, list):
             raise bad(f"needs a list, not {value!r}")
+        _list_shape(decl, value, deck, bad)
         if inner in ("rank", "suit"):
             return Param(decl.name, t.text, tuple(named(x, inner) for x in value), None, decl.rule_id)
         if inner == "int" and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
@@ -153,6 +161,24 @@ def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
             raise bad("every value must be a whole number")
         return Param(decl.name, "list[int]", tuple(vals[n] for n in names), None, decl.rule_id)
     raise bad(f"unknown parameter type {decl.type!r}")
+
+
+def _list_shape(decl: ParamDecl, value: list[Any], deck: DeckShape | None,
+                bad: Callable[[str], RulesetError]) -> None:
+    """A list parameter's declared shape: ``per`` (one item per rank or suit), ``distinct``, ``min_items``."""
+    if decl.per is not None and deck is not None:
+        names = deck.ranks if decl.per == "rank" else deck.suits
+        if len(value) != len(names):
+            raise bad(f"needs one item for each {decl.per} ({len(names)}: {', '.join(names)}), not {len(value)}")
+    if decl.min_items is not None and len(value) < decl.min_items:
+        raise bad(f"needs at least {decl.min_items} item(s), not {len(value)}")
+    if decl.distinct:
+        seen: set[str] = set()
+        for x in value:
+            key = x.upper() if isinstance(x, str) else repr(x)  # as cards are read: in any case
+            if key in seen:
+                raise bad(f"lists {x!r} twice; its items must all differ")
+            seen.add(key)
 
 
 def var_init(decl_type: str, init: Any, deck: DeckShape) -> Any:
@@ -242,8 +268,9 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
             marks[str(mname)] = {k: str(v) for k, v in spec.items()}
     for decl in actions.values():
         if decl.phase not in phases:
-            raise RuleFileError(f"action {decl.name!r} names unknown phase {decl.phase!r}",
-                                rules[decl.rule_id].location())
+            holder = rules[decl.rule_id]
+            raise RuleFileError(f"action {decl.name!r} names unknown phase {decl.phase!r}" + near(decl.phase, phases),
+                                where_of((holder.get("actions") or {}).get(decl.name, {}).get("phase"), holder))
     return Declarations(phases, phase_rule, vars_, defines, actions, marks)
 
 

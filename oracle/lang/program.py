@@ -22,6 +22,7 @@ from .. import diskcache
 from ..errors import Location, RuleFileError
 from ..yamlpos import PosStr
 from . import types as T
+from .compiler import GUARD_LINE as GUARD_LINE
 from .compiler import Compiler, Define, Env, Fn, Param, Scope, VarDecl, run_module
 from .stdlib import DeckShape
 

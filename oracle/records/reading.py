@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -246,6 +247,13 @@ def parse_record(text: str, name: str) -> RecordFile:
                               parse_constant=_json_constant)
             locator = JsonLocator(name, text)
             shallow = _surely_shallow(raw)
+            if _key_tokens(raw) != _key_count(data):  # a key written twice, or a key's quote in a text
+                dup = _duplicate_key(body)
+                if dup is not None:
+                    key, off = dup
+                    off += len(text) - len(body)
+                    raise InputError(f"duplicate key {key!r}", Location(name, text.count("\n", 0, off) + 1,
+                                                                        off - (text.rfind("\n", 0, off) + 1) + 1))
         else:
             if len(text) > MAX_YAML_RECORD_BYTES:
                 raise InputError(too_big(len(text.encode("utf-8")), MAX_YAML_RECORD_BYTES, "YAML records")
@@ -269,6 +277,56 @@ def parse_record(text: str, name: str) -> RecordFile:
     # Both readers checked the numbers' digits (YAML's while building values); the depth is left.
     deep = isinstance(data, dict) and not (is_json and shallow) and _deeper_than(data)
     return _loaded(data, name, locator, deep=deep)
+
+
+def _key_tokens(raw: bytes) -> int:
+    """How many keys JSON text (as bytes) writes: a closing quote, then a colon. A quote escaped inside
+    a text and followed by a colon counts too, so this is never below the keys the parsed value holds."""
+    if _SPACED_COLON.search(raw) is None:
+        return raw.count(b'":')
+    return len(_KEY_TOKEN.findall(raw))
+
+
+_SPACED_COLON = re.compile(rb'"[ \t\r\n]+:')
+_KEY_TOKEN = re.compile(rb'"[ \t\r\n]*:')
+
+
+def _key_count(value: Any) -> int:
+    """How many keys the mappings of a parsed JSON value hold (a key written twice is held once)."""
+    n = len(value) if type(value) is dict else 0
+    level = [value] if type(value) is dict or type(value) is list else []
+    while level:
+        level = [y for x in level for y in (x.values() if type(x) is dict else x) if type(y) is dict or type(y) is list]
+        n += sum([len(x) for x in level if type(x) is dict])
+    return n
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+
+
+def _duplicate_key(text: str) -> tuple[str, int] | None:
+    """The first key written twice in one object of (valid) JSON text, with its offset; None if there is
+    none. Only asked once the counts of keys disagree: one pass over the text's strings and brackets."""
+    keys: list[set[str] | None] = []  # per open bracket: the keys of an object so far; None for a list
+    last: re.Match[str] | None = None
+    for m in _JSON_TOKEN.finditer(text):
+        c = text[m.start()]
+        if c == '"':
+            last = m
+            continue
+        if c == ":" and last is not None and keys and keys[-1] is not None:
+            key = json.loads(last.group())
+            if key in keys[-1]:
+                return key, last.start()
+            keys[-1].add(key)
+        elif c == "{":
+            keys.append(set())
+        elif c == "[":
+            keys.append(None)
+        elif c in "]}" and keys:
+            keys.pop()
+        last = None
+    return None
 
 
 def _deep_place(text: str, name: str) -> Location:

@@ -3,7 +3,8 @@
     python misbehave.py MODE [PIDFILE]
 
 Modes: crash, hang, garbage, wrong-id, id-true, slow-start, exit-at-deal, caps-list, caps-string,
-bad-utf8, bad-utf8-stderr, huge-line, endless-line, endless-stderr, close-stdout, setsid-child.
+bad-utf8, bad-utf8-stderr, huge-line, endless-line, endless-stderr, close-stdout, setsid-child, big-int, nan,
+crash-child-holds-stdout.
 setsid-child writes the pid of a child that left the engine's session to PIDFILE.
 """
 
@@ -76,6 +77,19 @@ for line in sys.stdin:
     elif mode == "endless-line":
         while True:
             out.write(b"x" * 65536)
+    elif mode == "big-int":
+        out.write(b'{"id": ' + str(rid).encode() + b', "ok": true, "actions": [], "n": ' + b"7" * 5000 + b"}\n")
+        out.flush()
+        continue
+    elif mode == "nan":
+        out.write(b'{"id": ' + str(rid).encode() + b', "ok": true, "actions": [], "n": NaN}\n')
+        out.flush()
+        continue
+    elif mode == "crash-child-holds-stdout":
+        if os.fork() == 0:  # a child that keeps the engine's standard output open after it dies
+            time.sleep(30)
+            os._exit(0)
+        sys.exit(5)
     elif mode == "wrong-id":
         reply = {"id": rid + 100, "ok": True}
     elif mode == "exit-at-deal" and msg["cmd"] == "deal":
