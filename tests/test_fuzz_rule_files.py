@@ -66,8 +66,10 @@ def test_deep_or_huge_logic_is_refused_with_the_limit_named(tree, monkeypatch, c
     edit(tree, FOLLOW, GUARD, new)
     code, out = check(tree, monkeypatch, capsys)
     if label == "a 1,000-deep bracket":
-        # Brackets do not nest the parsed logic: this one is simply `true`, and loads.
-        assert code == 0, out
+        # Brackets do not nest the parsed logic: this one is simply `true`, and compiles; check then plays
+        # a game and finds that a guard forbidding every card leaves no action to take.
+        load_ruleset("classic", root=tree)
+        assert code == 2 and "no legal action in phase 'play'" in out, out
         return
     assert_user_error(code, out, FOLLOW)
     assert "follow-suit.yaml:20:" in out
