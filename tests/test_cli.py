@@ -220,7 +220,8 @@ def test_play_writes_one_action_per_line(tmp_path: Path) -> None:
     assert sum(1 for line in text.splitlines() if line.strip().startswith('{"seat": ')) == actions
     compact = run("play", "--seed", "3", "--max-deals", "3", "--compact")
     assert compact.stdout.count("\n") == 1 and json.loads(compact.stdout) == record
-    assert re.search(r"^classic: 3 deals, unfinished; scores ", r.stderr, re.M), r.stderr
+    assert re.search(r"^classic: 3 deals, cut short at --max-deals 3: unfinished, no winner; scores ", r.stderr,
+                     re.M), r.stderr
     # A violation in the written record points at a line of its own, not at column 2860 of line 1.
     second = text.index('"dealer"', text.index('"dealer"', text.index('"deals"')) + 1)
     at = text.index('"action": "', second) + len('"action": "')

@@ -631,10 +631,9 @@ class Harness:
             if key in row and key not in _RESULT_ONLY:
                 if self.counting:
                     self.result_keys.add(key)
-                mine, value = self._meaningful(key, row, row[key], value)
-                want = self._sheet(key, mine)
-                if _norm(value) != _norm(want):
-                    wrong[key] = (value, want)
+                mine, theirs_now = self._meaningful(key, row, row[key], value)
+                if _norm(theirs_now) != _norm(self._sheet(key, mine)):
+                    wrong[key] = (value, self._sheet(key, row[key]))
         end = self._engine_call(self.engine.game_end, rec, self._sheet_rule) if i == len(theirs) - 1 else {}
         for key, var in _GAME_END.items():
             if isinstance(end, dict) and key in end:

@@ -75,6 +75,10 @@ SCHEMA_RU: dict[str, str] = {
     "variable (a running total is explained by the deal's points).":
         "Если записанное значение этой переменной неверно, виновато правило, которое определило ту, другую "
         "переменную (нарастающий итог объясняется очками партии).",
+    "A per-player flag of the game: this per-player value means something only for a player for whom the flag "
+    "holds (the deals on the barrel of a player not on it are not compared).":
+        "Флаг игрока, действующий всю игру: это значение игрока что-то значит, только пока флаг у него поднят "
+        "(партии на бочке у игрока, который на ней не сидит, не сравниваются).",
     "Values worth starting a generated game from (the conformance harness draws each player's start value "
     "from them).":
         "Значения, с которых стоит начинать сгенерированную игру (проверка движков берёт из них начальное "
