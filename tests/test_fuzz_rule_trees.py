@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from rules_tree import copy_rules, edit, write
 
 from oracle import rulecache
+from oracle.arguments import EXIT_USAGE
 from oracle.cli import main
 from oracle.engine import Game, play_random
 from oracle.errors import OracleError, RuleFileError, RuleRuntimeError
@@ -114,7 +115,7 @@ def test_a_preset_cycle_through_another_is_located_where_it_closes(tree, monkeyp
 @pytest.mark.parametrize("value", ["[C, D, H]", "[]", "[S, s, D, H]"])
 def test_the_notations_shape_is_checked_in_a_rule_file_and_on_the_command_line(tree, monkeypatch, capsys, value):
     code, out = cli(tree, monkeypatch, capsys, "play", "--set", f"notation_suits={value}", "--seed", "1")
-    assert code == 2 and "internal error" not in out and "notation_suits" in out
+    assert code == EXIT_USAGE and "internal error" not in out and "notation_suits" in out
     edit(tree, "spec/deck/notation.yaml", "default: [S, C, D, H]", f"default: {value}")
     code, out = cli(tree, monkeypatch, capsys, "check", "classic")
     assert code == 2
@@ -259,7 +260,7 @@ def test_a_key_written_twice_anywhere_in_json_is_found(tmp_path_factory, inner, 
 # --------------------------------------------------------------------------- output targets
 
 def test_play_refuses_a_player_named_twice(monkeypatch, capsys):
-    assert main(["play", "--seed", "1", "--players", "a,a,a"]) == 2
+    assert main(["play", "--seed", "1", "--players", "a,a,a"]) == EXIT_USAGE
     assert "'a' twice" in capsys.readouterr().err
 
 
