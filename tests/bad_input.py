@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,31 +23,48 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+# The child's peak memory is measured by a small Python process between us and it. Measured from here,
+# the child's ru_maxrss would include this (test) process's own high-water mark: Linux carries the
+# forking process's peak into the child at exec, so a test worker grown to 500 MB would make every
+# child look as big as itself.
+_MEASURE = """
+import os, subprocess, sys
+with subprocess.Popen(sys.argv[2:]) as child:
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss * 1024))
+sys.exit(child.returncode if child.returncode >= 0 else 128 - child.returncode)
+"""
+
+
 def run(*args: str, env: dict[str, str] | None = None, timeout: float = 120, cwd: Path | None = None
         ) -> tuple[int, str, int]:
     """Run ``thousand`` in a child process: exit code, everything it printed, its peak memory (bytes)."""
     full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    with subprocess.Popen([*THOUSAND, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=full_env,
-                          cwd=cwd) as proc:
-        deadline = time.monotonic() + timeout
-        out = b""
-        assert proc.stdout is not None
-        os.set_blocking(proc.stdout.fileno(), False)
-        while True:
-            chunk = proc.stdout.read()
-            if chunk:
-                out += chunk
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                rest = proc.stdout.read()
-                out += rest or b""
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError(f"thousand {' '.join(args)} did not finish in {timeout}s")
-            time.sleep(0.02)
-    return proc.returncode, out.decode("utf-8", errors="replace"), usage.ru_maxrss * 1024
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = Path(tmp) / "peak"
+        with subprocess.Popen([sys.executable, "-c", _MEASURE, str(peak_file), *THOUSAND, *args],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=full_env, cwd=cwd,
+                              start_new_session=True) as proc:
+            deadline = time.monotonic() + timeout
+            out = b""
+            assert proc.stdout is not None
+            os.set_blocking(proc.stdout.fileno(), False)
+            while True:
+                chunk = proc.stdout.read()
+                if chunk:
+                    out += chunk
+                code = proc.poll()
+                if code is not None:
+                    out += proc.stdout.read() or b""
+                    break
+                if time.monotonic() > deadline:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    raise AssertionError(f"thousand {' '.join(args)} did not finish in {timeout}s")
+                time.sleep(0.02)
+        peak = int(peak_file.read_text())
+    return code, out.decode("utf-8", errors="replace"), peak
 
 
 def assert_user_error(code: int, out: str, file: str | None = None) -> None:

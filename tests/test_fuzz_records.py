@@ -581,3 +581,12 @@ def test_the_unmutated_bases_get_a_verdict():
             (Path(d) / name).write_bytes(raw)
             out = cli._validate_one((str(Path(d) / name), None, False))
             assert "error" not in out, out["_text"]
+
+
+def test_a_childs_peak_memory_is_its_own_not_the_test_processs():
+    # Linux carries a forking process's peak into its child at exec: measured naively, a test worker grown
+    # large would make every child look as large (how the ceilings above once failed in the full suite).
+    ballast = b"x" * (CEILING + 64 * 1024 * 1024)
+    code, out, peak = run("validate", "/dev/zero")
+    assert code == 2 and "not a regular file" in out
+    assert peak < 200 * 1024 * 1024 < len(ballast), peak
