@@ -8,6 +8,13 @@ node by node, from a grammar we control.
 Parameters are known when a ruleset is compiled, so they become constants and
 branches on them fold away: a ruleset pays only for the rules it enables.
 Expression definitions (``define:``) are inlined at their call sites.
+
+Each piece of logic (a guard, a clause's effects, a sample...) is translated by a :class:`Translator`
+made for it alone: its :class:`Mode` says what the piece may do, and its :class:`Found` records the
+rules it depends on and the variables it reads and writes as they are met. The :class:`Compiler`
+holds only what a ruleset's pieces share (the module's names, the functions emitted so far) and
+makes functions of the pieces: it reads hoisted variables into locals, fuses a trigger's clauses and
+joins an action's check with its effects.
 """
 
 from __future__ import annotations
@@ -393,9 +400,14 @@ def _hoisting(hoisted: set[str]) -> tuple[list[ast.stmt], dict[str, str]]:
     """The first statements of a function whose logic was translated with ``Mode(hoist=True)``: the
     state's variables, then each hoisted variable read into its local; and which local holds which."""
     locals_ = {n: _local(n) for n in sorted(hoisted)}
-    pre: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
+    pre = [_load_state()]
     pre += [ast.Assign(targets=[_name(local, True)], value=_sub(_name("V"), _c(n))) for n, local in locals_.items()]
     return pre, locals_
+
+
+def _load_state() -> ast.stmt:
+    """``V = st.v``: every function's first statement."""
+    return ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))
 
 
 def _unpacked(fields: list[str]) -> list[ast.stmt]:
@@ -436,8 +448,7 @@ class Compiler:
                  allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> Fn:
         tr = self._translator(text, rule_id, Mode(allow_random=allow_random, allow_return=allow_return), {rule_id})
         stmts = tr.block(parse(text, "block"), Scope(scope))
-        body = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
-        return self._emit(args, [*body, *_unpacked(unpack or []), *stmts], tr.found, {})
+        return self._emit(args, [_load_state(), *_unpacked(unpack or []), *stmts], tr.found, {})
 
     def guard_fns(self, fields: list[tuple[str, str]], domains: list[tuple[PosStr, str]],
                   guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None) -> GuardFns:
@@ -460,7 +471,8 @@ class Compiler:
             found.append(tr.found)
         dom_nodes: list[ast.expr] = []
         for (text, rule_id), (fname, ftype) in zip(domains, fields, strict=False):
-            tr = self._translator(text, rule_id, Mode(hoist=True), set())  # the guards' rules are the check's
+            # The choices are the action's own, not a guard's: only the rules they borrow join the check's.
+            tr = self._translator(text, rule_id, Mode(hoist=True), set())
             tree = parse(text, "expr")
             v = tr.expr(tree, scope)
             v = tr.coerce(v, T.list_of(ftype), tree)
@@ -543,9 +555,7 @@ class Compiler:
         more than once is read once into a local (:mod:`.reads`); an action's effects run often
         in its :meth:`step`, which does that, and seldom here.
         """
-        body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
-                                                                                          ast.Load()))]
-        body += _unpacked(unpack)
+        body = [_load_state(), *_unpacked(unpack)]
         plain: list[ast.stmt] = []
         for i, part in enumerate(parts):
             # The clause's own nodes, not copies: its line number means nothing in its own function
