@@ -8,6 +8,13 @@ node by node, from a grammar we control.
 Parameters are known when a ruleset is compiled, so they become constants and
 branches on them fold away: a ruleset pays only for the rules it enables.
 Expression definitions (``define:``) are inlined at their call sites.
+
+Each piece of logic (a guard, a clause's effects, a sample...) is translated by a :class:`Translator`
+made for it alone: its :class:`Mode` says what the piece may do, and its :class:`Found` records the
+rules it depends on and the variables it reads and writes as they are met. The :class:`Compiler`
+holds only what a ruleset's pieces share (the module's names, the functions emitted so far) and
+makes functions of the pieces: it reads hoisted variables into locals, fuses a trigger's clauses and
+joins an action's check with its effects.
 """
 
 from __future__ import annotations
@@ -216,18 +223,6 @@ def _local(var: str) -> str:
     return f"v_{var}"
 
 
-def _hoisted(stmts: list[ast.stmt]) -> dict[str, str]:
-    """Variable -> local, for the reads ``_hoisted_preamble`` put at the top of ``stmts``."""
-    out: dict[str, str] = {}
-    for s in stmts:
-        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, ast.Name)
-                and s.value.value.id == "V" and isinstance(s.value.slice, ast.Constant)
-                and isinstance(s.value.slice.value, str) and s.targets[0].id == _local(s.value.slice.value)):
-            out[s.value.slice.value] = s.targets[0].id
-    return out
-
-
 def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
     """Give every node under ``nodes`` the line number ``line`` and column 0 (with ``only_missing``,
     those that have none yet). One pass over the nodes' own dictionaries: ``ast.walk`` and
@@ -368,81 +363,135 @@ def _when(test: ast.expr, leave: list[ast.stmt], holds: bool = True) -> list[ast
     return [ast.If(test=test if holds else ast.UnaryOp(ast.Not(), test), body=leave, orelse=[])]
 
 
+@dataclass(frozen=True)
+class Mode:
+    """How one piece of logic is translated; fixed for the whole piece."""
+
+    hoist: bool = False  # state variables are read once, into locals, at the top of its function
+    allow_random: bool = False  # an action's 'sample' may draw at random
+    allow_return: bool = False  # a definition's or a sample's block may return
+
+
+@dataclass
+class Found:
+    """What translating one piece of logic found, recorded as it is found."""
+
+    deps: set[str]  # rules whose logic or definitions it runs
+    param_deps: set[str] = field(default_factory=set)  # rules whose parameters it reads
+    writes: set[str] = field(default_factory=set)  # state variables it assigns
+    hoisted: set[str] = field(default_factory=set)  # state variables it reads from locals (with Mode.hoist)
+
+    def absorb(self, part: Found) -> None:
+        """Take in what a part of this piece, translated apart, found."""
+        self.deps |= part.deps
+        self.param_deps |= part.param_deps
+        self.writes |= part.writes
+        self.hoisted |= part.hoisted
+
+    @staticmethod
+    def union(parts: list[Found]) -> Found:
+        whole = Found(set())
+        for part in parts:
+            whole.absorb(part)
+        return whole
+
+
+@dataclass
+class _RulesetSize:
+    nodes: int = 0
+
+
+@dataclass
+class _Size:
+    """Nodes of logic built for one text and, shared by every text, for the whole ruleset: what the
+    compiled code costs to build. Each inlined definition is counted at every call and each argument
+    wherever it is used, since a chain of definitions each calling the last twice doubles it at every link."""
+
+    ruleset: _RulesetSize
+    nodes: int = 0
+
+    def grow(self, n: int) -> str | None:
+        """Count ``n`` nodes more; past a bound, what went past it."""
+        self.nodes += n
+        self.ruleset.nodes += n
+        if self.nodes > MAX_TEXT_NODES:
+            return f"this logic grows to more than {MAX_TEXT_NODES:,} nodes"
+        if self.ruleset.nodes > MAX_RULESET_NODES:
+            return f"the ruleset's logic grows to more than {MAX_RULESET_NODES:,} nodes"
+        return None
+
+
+class _TooLarge(Exception):
+    """Inlining went past a bound; the outermost call of a definition reports it at its place."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+@dataclass(frozen=True)
+class _Emitted:
+    """What the compiler keeps of one function it emitted, for the functions later made of it."""
+
+    tree: ast.FunctionDef
+    hoisted: dict[str, str]  # state variable -> the local its first statements read it into
+    plain: list[ast.stmt] | None = None  # a fused function: its clauses' statements, before read_once
+
+
+def _hoisting(hoisted: set[str]) -> tuple[list[ast.stmt], dict[str, str]]:
+    """The first statements of a function whose logic was translated with ``Mode(hoist=True)``: the
+    state's variables, then each hoisted variable read into its local; and which local holds which."""
+    locals_ = {n: _local(n) for n in sorted(hoisted)}
+    pre = [_load_state()]
+    pre += [ast.Assign(targets=[_name(local, True)], value=_sub(_name("V"), _c(n))) for n, local in locals_.items()]
+    return pre, locals_
+
+
+def _load_state() -> ast.stmt:
+    """``V = st.v``: every function's first statement."""
+    return ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))
+
+
+def _unpacked(fields: list[str]) -> list[ast.stmt]:
+    """The payload's fields, each read into its local."""
+    return [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in fields]
+
+
 class Compiler:
-    """Type-check and translate one ruleset's logic."""
+    """Compile one ruleset's logic: each piece is translated on its own (:class:`Translator`), and the
+    functions made of the pieces are emitted into one module."""
 
     def __init__(self, env: Env) -> None:
         self.env = env
-        self.counter = itertools.count()
-        self.functions: list[tuple[ast.FunctionDef, Fn | None]] = []
-        self._defs: dict[int, ast.FunctionDef] = {}  # id of a handle -> its function's tree
-        self.globals: dict[str, Any] = {}
-        for b in REGISTRY.values():
-            if b.impl is not None:
-                self.globals[_global(b)] = b.impl
+        self.counter = itertools.count()  # the generated module's names, unique across it
+        self.functions: list[tuple[ast.FunctionDef, Fn]] = []
+        self._emitted: dict[Fn, _Emitted] = {}
         # What the generated code may hand the state without its variables getting new values.
         self._harmless = frozenset(_global(b) for b in REGISTRY.values() if not b.renews_vars)
-        self._plain_fused: dict[int, list[ast.stmt]] = {}  # a fused handle -> its clauses' statements
-        self.hoist: set[str] | None = None
-        self.inlining: list[str] = []
-        self.unit: Unit = Unit("", "")
-        self.allow_random = False
-        self.in_function = False
-        # Rules whose parameters or definitions the logic being compiled uses; the
-        # coverage report credits them when that logic runs.
-        self.deps: set[str] = set()
-        self.param_deps: set[str] = set()
-        self.writes: set[str] = set()
-        # Nodes of logic built for the text being compiled and for the whole ruleset, each inlined
-        # definition counted at every call and each argument wherever it is used: what the compiled code
-        # costs to build. A chain of definitions each calling the last twice doubles it at every link.
-        self.nodes = 0
-        self.all_nodes = 0
+        self._size = _RulesetSize()
 
-    # ----- errors ------------------------------------------------------------
-    def error(self, where: Any, message: str) -> RuleFileError:
-        return RuleFileError(f"{message} (in rule {self.unit.rule_id})", self.unit.loc(where))
+    def _translator(self, text: PosStr | str, rule_id: str, mode: Mode, deps: set[str]) -> Translator:
+        return Translator(self.env, self.counter, Unit(text, rule_id), mode, Found(deps), _Size(self._size))
 
     # ----- entry points -------------------------------------------------------
-    def parse(self, text: str, start: str) -> Tree:
-        return parse(text, start)
-
     def expr_fn(self, text: PosStr | str, rule_id: str, scope: Scope, want: str | None,
                 args: list[str], unpack: list[str] | None = None) -> Fn:
         """def f(st, *args): V = st.v; return <expr>"""
-        self.unit = Unit(text, rule_id)
-        self.nodes = 0
-        self.deps = {rule_id}
-        self.param_deps = set()
-        self.writes = set()
-        tree = self.parse(text, "expr")
-        self.hoist = set()
-        v = self.expr(tree, scope)
+        tr = self._translator(text, rule_id, Mode(hoist=True), {rule_id})
+        tree = parse(text, "expr")
+        v = tr.expr(tree, scope)
         if want is not None:
-            v = self.coerce(v, want, tree)
+            v = tr.coerce(v, want, tree)
             if not T.compatible(want, v.type):
-                raise self.error(tree.meta, f"this should give {want}, but gives {v.type}")
-        body = self._hoisted_preamble()
-        body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
-        return self._emit(args, [*body, ast.Return(value=v.node)])
+                raise tr.error(tree.meta, f"this should give {want}, but gives {v.type}")
+        pre, hoisted = _hoisting(tr.found.hoisted)
+        return self._emit(args, [*pre, *_unpacked(unpack or []), ast.Return(value=v.node)], tr.found, hoisted)
 
     def block_fn(self, text: PosStr | str, rule_id: str, scope: Scope, args: list[str],
                  allow_return: bool = False, allow_random: bool = False, unpack: list[str] | None = None) -> Fn:
-        self.unit = Unit(text, rule_id)
-        self.nodes = 0
-        self.deps = {rule_id}
-        self.param_deps = set()
-        self.writes = set()
-        tree = self.parse(text, "block")
-        self.hoist = None
-        self.allow_random = allow_random
-        self.in_function = allow_return
-        stmts = self.block(tree, Scope(scope))
-        self.allow_random = False
-        self.in_function = False
-        body = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))]
-        body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack or []]
-        return self._emit(args, body + stmts)
+        tr = self._translator(text, rule_id, Mode(allow_random=allow_random, allow_return=allow_return), {rule_id})
+        stmts = tr.block(parse(text, "block"), Scope(scope))
+        return self._emit(args, [_load_state(), *_unpacked(unpack or []), *stmts], tr.found, {})
 
     def guard_fns(self, fields: list[tuple[str, str]], domains: list[tuple[PosStr, str]],
                   guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None) -> GuardFns:
@@ -451,38 +500,33 @@ class Compiler:
         Both inline every guard, so listing legal actions costs one Python function
         call however many rules constrain the action.
         """
-        self.hoist = set()
-        self.writes = set()
         tests: list[ast.expr] = []
         guard_deps: list[set[str]] = []
-        union: set[str] = set()
+        found: list[Found] = []
         for text, rule_id in guards:
-            self.unit = Unit(text, rule_id)
-            self.nodes = 0
-            self.deps = {rule_id}
-            self.param_deps = set()
-            tree = self.parse(text, "expr")
-            v = self.expr(tree, scope)
+            tr = self._translator(text, rule_id, Mode(hoist=True), {rule_id})
+            tree = parse(text, "expr")
+            v = tr.expr(tree, scope)
             if not T.compatible("bool", v.type):
-                raise self.error(tree.meta, f"a 'forbid' condition must be true or false, but this gives {v.type}")
+                raise tr.error(tree.meta, f"a 'forbid' condition must be true or false, but this gives {v.type}")
             tests.append(v.node)
-            guard_deps.append(self.deps | {r for r in self.param_deps if r not in self.env.logic_rules})
-            union |= self.deps
-        self.deps = union
+            guard_deps.append(tr.found.deps | {r for r in tr.found.param_deps if r not in self.env.logic_rules})
+            found.append(tr.found)
         dom_nodes: list[ast.expr] = []
         for (text, rule_id), (fname, ftype) in zip(domains, fields, strict=False):
-            self.unit = Unit(text, rule_id)
-            self.nodes = 0
-            tree = self.parse(text, "expr")
-            v = self.expr(tree, scope)
-            v = self.coerce(v, T.list_of(ftype), tree)
+            # The choices are the action's own, not a guard's: only the rules they borrow join the check's.
+            tr = self._translator(text, rule_id, Mode(hoist=True), set())
+            tree = parse(text, "expr")
+            v = tr.expr(tree, scope)
+            v = tr.coerce(v, T.list_of(ftype), tree)
             if not T.compatible(T.list_of(ftype), v.type):
-                raise self.error(tree.meta, f"the choices for '{fname}' should be a list of {ftype}, not {v.type}")
+                raise tr.error(tree.meta, f"the choices for '{fname}' should be a list of {ftype}, not {v.type}")
             dom_nodes.append(v.node)
+            found.append(tr.found)
+        whole = Found.union(found)
         dead = [isinstance(t, ast.Constant) and not t.value for t in tests]
-        pre = self._hoisted_preamble()
-        names = payload if payload is not None else [f for f, _ in fields]
-        unpack = [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in names]
+        pre, hoisted = _hoisting(whole.hoisted)
+        unpack = _unpacked(payload if payload is not None else [f for f, _ in fields])
         check_body: list[ast.stmt] = [*pre, *unpack]
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
@@ -504,7 +548,7 @@ class Compiler:
             if ast.dump(outside) not in implied and not both_flags:
                 check_body.append(ast.If(test=outside, body=[ast.Return(_c(-2 - j))], orelse=[]))
         check_body.append(ast.Return(_c(-1)))
-        check = self._emit(["st", "actor", "a"], check_body)
+        check = self._emit(["st", "actor", "a"], check_body, whole, hoisted)
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
@@ -529,16 +573,8 @@ class Compiler:
         leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())),
                     *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in memos], *loop]
         leg_body.append(ast.Return(_name("out")))
-        legal = self._emit(["st", "actor"], leg_body)
+        legal = self._emit(["st", "actor"], leg_body, whole, hoisted)
         return GuardFns(check, legal, guard_deps, dead)
-
-    def _hoisted_preamble(self) -> list[ast.stmt]:
-        load_v = ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v", ast.Load()))
-        pre: list[ast.stmt] = [load_v]
-        for n in sorted(self.hoist or ()):
-            pre.append(ast.Assign(targets=[_name(_local(n), True)], value=_sub(_name("V"), _c(n))))
-        self.hoist = None
-        return pre
 
     def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
         extra: dict[str, Any] = {"type_params": []} if sys.version_info >= (3, 12) else {}
@@ -548,15 +584,15 @@ class Compiler:
                                kw_defaults=[], kwarg=None, defaults=[]),
             body=body or [ast.Pass()], decorator_list=[], returns=None, **extra)
 
-    def _emit(self, args: list[str], body: list[ast.stmt]) -> Fn:
+    def _emit(self, args: list[str], body: list[ast.stmt], found: Found, hoisted: dict[str, str]) -> Fn:
         fn = self._function(args, body)
-        handle = Fn(set(self.deps), set(self.param_deps), set(self.writes), fn.name)
-        self._add(fn, handle)
+        handle = Fn(set(found.deps), set(found.param_deps), set(found.writes), fn.name)
+        self._add(handle, _Emitted(fn, hoisted))
         return handle
 
-    def _add(self, fn: ast.FunctionDef, handle: Fn) -> None:
-        self.functions.append((fn, handle))
-        self._defs[id(handle)] = fn
+    def _add(self, handle: Fn, emitted: _Emitted) -> None:
+        self.functions.append((emitted.tree, handle))
+        self._emitted[handle] = emitted
 
     def fuse(self, parts: list[Fn], args: list[str], unpack: list[str], often: bool = True) -> Fn:
         """One function running several compiled effect clauses in order (the untraced fast path).
@@ -566,19 +602,16 @@ class Compiler:
         more than once is read once into a local (:mod:`.reads`); an action's effects run often
         in its :meth:`step`, which does that, and seldom here.
         """
-        body: list[ast.stmt] = [ast.Assign(targets=[_name("V", True)], value=ast.Attribute(_name("st"), "v",
-                                                                                          ast.Load()))]
-        body += [ast.Assign(targets=[_name(f"p_{f}", True)], value=_sub(_name("a"), _c(f))) for f in unpack]
+        body = [_load_state(), *_unpacked(unpack)]
         plain: list[ast.stmt] = []
         for i, part in enumerate(parts):
             # The clause's own nodes, not copies: its line number means nothing in its own function
             # (the tracer charges that function's errors to its rule), so they can carry i + 1 everywhere.
-            stmts = self._defs[id(part)].body[1 + len(unpack):]
+            stmts = self._emitted[part].tree.body[1 + len(unpack):]
             _set_line(stmts, i + 1)
             plain.extend(stmts or [ast.Pass()])
-        handle = self._joined(self._function(args, body + (self._read_once(plain, {}) if often else plain)), parts)
-        self._plain_fused[id(handle)] = plain
-        return handle
+        return self._joined(self._function(args, body + (self._read_once(plain, {}) if often else plain)), parts,
+                            plain)
 
     def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int) -> Fn:
         """One function that checks an action and, when no guard forbids it, runs its effects: the
@@ -591,20 +624,25 @@ class Compiler:
         """
         # Shared nodes again: the check's lines mean nothing in the check itself (its errors are the
         # action's), and the fused effects' nodes already carry their clause's line.
-        checking = self._defs[id(check)].body[:-1]  # up to its closing 'return -1'
+        emitted = self._emitted[check]
+        checking = emitted.tree.body[:-1]  # up to its closing 'return -1'
         _set_line(checking, n_effects + 1, only_missing=True)  # the guards keep their own lines
-        running = self._read_once(self._plain_fused[id(run)], _hoisted(checking)) if run is not None else []
+        running = []
+        if run is not None:
+            plain = self._emitted[run].plain
+            assert plain is not None, "step runs effects fused by fuse()"
+            running = self._read_once(plain, emitted.hoisted)
         fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
         return self._joined(fn, [check] + ([run] if run is not None else []))
 
     def _read_once(self, stmts: list[ast.stmt], bound: dict[str, str]) -> list[ast.stmt]:
         return read_once(stmts, bound, self._harmless, _local)
 
-    def _joined(self, fn: ast.FunctionDef, parts: list[Fn]) -> Fn:
+    def _joined(self, fn: ast.FunctionDef, parts: list[Fn], plain: list[ast.stmt] | None = None) -> Fn:
         """The handle of a function made of ``parts``: it reads and writes what they all do."""
         handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
                     set().union(*(p.writes for p in parts)), fn.name)
-        self._add(fn, handle)
+        self._add(handle, _Emitted(fn, {}, plain))
         return handle
 
     def build(self, filename: str) -> CodeType:
@@ -614,10 +652,32 @@ class Compiler:
         code = compile(mod, filename, "exec")
         namespace = run_module(code)
         for f, handle in self.functions:
-            if handle is not None:
-                handle.fn = namespace[f.name]
+            handle.fn = namespace[f.name]
         return code
 
+
+@dataclass(frozen=True)
+class Translator:
+    """Type-check one piece of logic (an expression or a block) and translate it into Python nodes.
+
+    One is made for each piece and dropped after it: its mode and its unit are fixed, and what it
+    finds (:class:`Found`) is its own, never left over from the piece compiled before.
+    """
+
+    env: Env
+    counter: Iterator[int]  # the ruleset's: names of locals are unique across the module
+    unit: Unit
+    mode: Mode
+    found: Found
+    size: _Size  # of this piece's text, inlined definitions included
+    inlining: tuple[str, ...] = ()  # the definitions being inlined, outermost first
+
+    def apart(self) -> Translator:
+        """A translator for a part of this piece whose findings are wanted on their own."""
+        return Translator(self.env, self.counter, self.unit, self.mode, Found(set()), self.size, self.inlining)
+
+    def error(self, where: Any, message: str) -> RuleFileError:
+        return RuleFileError(f"{message} (in rule {self.unit.rule_id})", self.unit.loc(where))
 
     # ----- statements --------------------------------------------------------
     def block(self, tree: Tree, scope: Scope) -> list[ast.stmt]:
@@ -642,9 +702,10 @@ class Compiler:
             target = t.children[0]
             node, ttype = self.target(target, scope)
             if k == "assign":
-                outer_deps, self.deps = self.deps, set()
-                v = self.coerce(self.expr(t.children[1], scope), ttype, t.children[1])
-                value_deps, self.deps = self.deps, outer_deps | self.deps
+                value = self.apart()  # the rules the value alone depends on name who decides it
+                v = value.coerce(value.expr(t.children[1], scope), ttype, t.children[1])
+                value_deps = value.found.deps
+                self.found.absorb(value.found)
                 if not T.compatible(ttype, v.type):
                     raise self.error(target.meta, f"cannot store {v.type} in '{_target_text(target)}' of type {ttype}")
                 out: list[ast.stmt] = [ast.Assign(targets=[node], value=v.node)]
@@ -693,7 +754,7 @@ class Compiler:
             v = self._call_builtin(b, name, args, scope, t)
             return [ast.Expr(value=v.node)]
         if k == "return_stmt":
-            if not self.in_function:
+            if not self.mode.allow_return:
                 raise self.error(t.meta, "'return' is only allowed in a definition or a sample")
             v = self.expr(t.children[0], scope)
             return [ast.Return(value=v.node)]
@@ -730,7 +791,7 @@ class Compiler:
                 raise self.error(name, f"cannot assign to '{name}': it is a {_kind_word(kind)}")
             node = _sub(_name("V"), _c(str(name)))
             ttype = self.env.var_type(str(name))
-            self.writes.add(str(name))
+            self.found.writes.add(str(name))
         if not indexes:
             if isinstance(node, ast.Name):
                 return _name(node.id, True), ttype
@@ -790,12 +851,12 @@ class Compiler:
         kind = self.env.kind_of(n)
         if kind == "param":
             p = self.env.params[n]
-            self.param_deps.add(p.rule_id)
+            self.found.param_deps.add(p.rule_id)
             return Val(_c(p.value), p.type, p.choices)
         if kind == "var":
             ty = self.env.var_type(n)
-            if self.hoist is not None:
-                self.hoist.add(n)
+            if self.mode.hoist:
+                self.found.hoisted.add(n)
                 return Val(_name(_local(n)), ty)
             return Val(_sub(_name("V"), _c(n)), ty)
         if kind in ("define", "builtin"):
@@ -991,7 +1052,7 @@ class Compiler:
             raise self.error(name, f"unknown function '{n}'{_suggest(n, known)}")
         if b.kind in ("procedure", "engine"):
             raise self.error(name, f"'{n}' changes the state; use it as a statement, not in an expression")
-        if b.kind == "random" and not self.allow_random:
+        if b.kind == "random" and not self.mode.allow_random:
             raise self.error(name, f"'{n}' draws at random; it is only allowed in an action's 'sample'")
         return self._call_builtin(b, name, args, scope, t)
 
@@ -1044,8 +1105,8 @@ class Compiler:
     def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
         vals: list[tuple[Tree, Val, int]] = []
         for a in args.children if args is not None else []:
-            before = self.nodes
-            vals.append((a, self.expr(a, scope), self.nodes - before))
+            before = self.size.nodes
+            vals.append((a, self.expr(a, scope), self.size.nodes - before))
         if len(vals) != len(d.args):
             raise self.error(name, f"'{d.name}' takes {len(d.args)} argument(s), got {len(vals)}")
         if d.name in self.inlining:
@@ -1058,37 +1119,31 @@ class Compiler:
             inner.bind(aname, "inline", (Val(v.node, atype, v.choices), size), atype)
         if d.block:
             raise self.error(name, f"'{d.name}' is a block definition; only 'sample' may call it")
-        saved_unit = self.unit
-        self.deps.add(d.rule_id)
-        self.inlining.append(d.name)
+        self.found.deps.add(d.rule_id)
+        # Its text is translated as part of this piece (what it finds is this piece's), with its own
+        # text for error locations.
+        body = Translator(self.env, self.counter, Unit(d.text, d.rule_id), self.mode, self.found, self.size,
+                          (*self.inlining, d.name))
+        if d.tree is None:
+            d.tree = parse(d.text, "expr")
         try:
-            self.unit = Unit(d.text, d.rule_id)
-            if d.tree is None:
-                d.tree = self.parse(d.text, "expr")
-            v = self.expr(d.tree, inner)
-            v = self.coerce(v, d.returns, d.tree)
-            if not T.compatible(d.returns, v.type):
-                raise self.error(d.tree.meta, f"'{d.name}' should give {d.returns}, but gives {v.type}")
+            v = body.coerce(body.expr(d.tree, inner), d.returns, d.tree)
         except _TooLarge as exc:
-            if len(self.inlining) > 1:
+            if self.inlining:
                 raise
-            self.unit = saved_unit  # the outermost call, in the text being compiled, is the place to name
+            # The outermost call, in the text being compiled, is the place to name.
             raise self.error(name, f"{exc.what}, once the definitions called here (and the ones they call) "
                              "are written out at every call; call fewer definitions, or each fewer times (a "
                              "'let' in the caller computes a value once)") from None
-        finally:
-            self.inlining.pop()
-            self.unit = saved_unit
+        if not T.compatible(d.returns, v.type):
+            raise body.error(d.tree.meta, f"'{d.name}' should give {d.returns}, but gives {v.type}")
         return Val(v.node, d.returns, v.choices)
 
     def _grow(self, n: int, where: Any) -> None:
         """Count ``n`` nodes more, within MAX_TEXT_NODES for the text and MAX_RULESET_NODES for the ruleset."""
-        self.nodes += n
-        self.all_nodes += n
-        if self.nodes <= MAX_TEXT_NODES and self.all_nodes <= MAX_RULESET_NODES:
+        what = self.size.grow(n)
+        if what is None:
             return
-        what = (f"this logic grows to more than {MAX_TEXT_NODES:,} nodes" if self.nodes > MAX_TEXT_NODES
-                else f"the ruleset's logic grows to more than {MAX_RULESET_NODES:,} nodes")
         if self.inlining:
             raise _TooLarge(what)
         raise self.error(_meta(where), what + "; split it or simplify it")
@@ -1114,28 +1169,20 @@ class Compiler:
         names = self.env.deck.suits if kind == "suit" else self.env.deck.ranks
         deck_rule = self.env.params.get("suits" if kind == "suit" else "ranks")
         if deck_rule is not None:
-            self.deps.add(deck_rule.rule_id)
+            self.found.deps.add(deck_rule.rule_id)
         if name not in names:
             raise self.error(_meta(where), f"unknown {kind} {name!r}; the {kind}s are {', '.join(names)}")
         return names.index(name)
 
 
-class _TooLarge(Exception):
-    """Inlining went past a bound; the outermost call of a definition reports it at its place."""
-
-    def __init__(self, what: str) -> None:
-        super().__init__(what)
-        self.what = what
-
-
 # Each expression form of the grammar (its alias in grammar.lark) and the method that compiles it.
-EXPRESSION_FORMS: dict[str, Callable[[Compiler, Tree, Scope], Val]] = {
-    "number": Compiler.e_number, "string": Compiler.e_string, "true": Compiler.e_true,
-    "false": Compiler.e_false, "none": Compiler.e_none, "name": Compiler.e_name, "list": Compiler.e_list,
-    "record": Compiler.e_record, "comprehension": Compiler.e_comprehension, "if_expr": Compiler.e_if_expr,
-    "and_": Compiler.e_and_, "or_": Compiler.e_or_, "not_": Compiler.e_not_, "compare": Compiler.e_compare,
-    "in_": Compiler.e_in_, "not_in": Compiler.e_not_in, "binop": Compiler.e_binop, "neg": Compiler.e_neg,
-    "index": Compiler.e_index, "attr": Compiler.e_attr, "call": Compiler.e_call,
+EXPRESSION_FORMS: dict[str, Callable[[Translator, Tree, Scope], Val]] = {
+    "number": Translator.e_number, "string": Translator.e_string, "true": Translator.e_true,
+    "false": Translator.e_false, "none": Translator.e_none, "name": Translator.e_name, "list": Translator.e_list,
+    "record": Translator.e_record, "comprehension": Translator.e_comprehension, "if_expr": Translator.e_if_expr,
+    "and_": Translator.e_and_, "or_": Translator.e_or_, "not_": Translator.e_not_, "compare": Translator.e_compare,
+    "in_": Translator.e_in_, "not_in": Translator.e_not_in, "binop": Translator.e_binop, "neg": Translator.e_neg,
+    "index": Translator.e_index, "attr": Translator.e_attr, "call": Translator.e_call,
 }
 
 
