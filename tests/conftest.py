@@ -14,6 +14,12 @@ profile = "deep" if os.environ.get("THOUSAND_DEEP") else os.environ.get("HYPOTHE
 settings.load_profile(profile)
 
 # The disk cache of rule files (oracle/diskcache.py) lives in a scratch directory for the tests,
-# never in the user's own cache; subprocesses started by tests inherit it.
-os.environ["THOUSAND_CACHE_DIR"] = tempfile.mkdtemp(prefix="thousand-cache-")
-atexit.register(shutil.rmtree, os.environ["THOUSAND_CACHE_DIR"], True)
+# never in the user's own cache; subprocesses started by tests inherit it. The first pytest process
+# (xdist's controller) makes it and its workers share it, so a ruleset is compiled once per run, not once
+# per worker (entries are written atomically, so workers may write at once).
+_shared = os.environ.get("THOUSAND_TESTS_CACHE_DIR")
+if _shared is None:
+    _shared = tempfile.mkdtemp(prefix="thousand-cache-")
+    os.environ["THOUSAND_TESTS_CACHE_DIR"] = _shared
+    atexit.register(shutil.rmtree, _shared, True)
+os.environ["THOUSAND_CACHE_DIR"] = _shared
