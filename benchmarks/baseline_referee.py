@@ -16,7 +16,6 @@ must be written in the Latin notation (``10H``, ``QS``).
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +23,6 @@ N = 3
 RANKS = ("9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "C", "D", "H")
 PACK = tuple(r + s for s in SUITS for r in RANKS)
-PACK_COUNT = Counter(PACK)
 POINTS = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
 POWER = {"A": 6, "10": 5, "K": 4, "Q": 3, "J": 2, "9": 1}
 MARRIAGE = {"H": 100, "D": 80, "C": 60, "S": 40}
@@ -41,6 +39,12 @@ FIELDS = {"bid": ("value",), "pass": (), "expose-card": (), "take-talon": (), "g
           "announce": ("value",), "concede": (), "play": ("card", "marriage")}
 PHASE_OF = {"bid": "bidding", "pass": "bidding", "expose-card": "bidding", "take-talon": "talon", "give": "talon",
             "announce": "talon", "concede": "talon", "play": "play"}
+# Looked up once per card rather than sliced per use: plain Python's fastest way to know a card.
+SUIT_OF = {c: c[-1] for c in PACK}
+RANK_OF = {c: c[:-1] for c in PACK}
+POWER_OF = {c: POWER[c[:-1]] for c in PACK}
+SORTED_PACK = sorted(PACK)
+ALLOWED_KEYS = {kind: frozenset(("seat", "action", *fields)) for kind, fields in FIELDS.items()}
 RECORDED = ("declarer", "contract", "conceded", "talon_shown", "delta", "taken_points", "marriage_points",
             "declared", "tricks_won", "score", "on_barrel", "barrel_deals", "barrel_falls", "bolts")
 
@@ -69,8 +73,11 @@ class Violation(Exception):
         self.deal, self.action, self.reason = deal, action, reason
 
 
+CARD_POINTS = {c: POINTS[c[:-1]] for c in PACK}
+
+
 def points(cards: list[str]) -> int:
-    return sum(POINTS[c[:-1]] for c in cards)
+    return sum(map(CARD_POINTS.__getitem__, cards))
 
 
 def held_marriages(hand: list[str]) -> list[str]:
@@ -81,13 +88,6 @@ def bid_cap(hand: list[str]) -> int:
     return min(MAX_BID, DECK_TOTAL + sum(MARRIAGE[s] for s in held_marriages(hand)))
 
 
-def next_of(seat: int, group: list[int]) -> int:
-    for k in range(1, N + 1):
-        if (seat + k) % N in group:
-            return (seat + k) % N
-    raise AssertionError("empty group")
-
-
 class Referee:
     """One record's game, replayed by the rules of classic Thousand."""
 
@@ -96,6 +96,11 @@ class Referee:
         self.players: list[str] = list(data["players"])
         if len(self.players) != N:
             raise Unreadable("classic seats three players")
+        # A seat by number or by name in one lookup; the first of two equal names wins, as list.index says.
+        self._seat: dict[Any, int] = {s: s for s in range(N)}
+        for i in reversed(range(N)):
+            if type(self.players[i]) is str:
+                self._seat[self.players[i]] = i
         params = data.get("params") or {}
         self.must_beat = bool(params.get("must_beat", False))
         self.score = [0] * N
@@ -117,17 +122,20 @@ class Referee:
 
     # ---------------------------------------------------------------- reading
     def seat(self, v: Any) -> int:
-        if type(v) is int and 0 <= v < N:
-            return v
-        if type(v) is str and v in self.players:
-            return self.players.index(v)
+        t = type(v)
+        if t is str or t is int:  # not a bool or a float, though they hash as numbers do
+            s = self._seat.get(v)
+            if s is not None:
+                return s
         raise Unreadable(f"bad seat {v!r}")
 
     @staticmethod
     def card(v: Any) -> str:
         if type(v) is str:
+            if v in SUIT_OF:
+                return v
             c = v.upper()
-            if c in PACK_COUNT:
+            if c in SUIT_OF:
                 return c
         raise Unreadable(f"bad card {v!r}")
 
@@ -186,7 +194,7 @@ class Referee:
             raise Violation(n, None, "wrong-hand-size")
         if len(talon) != TALON:
             raise Violation(n, None, "wrong-talon-size")
-        if Counter(c for h in hands for c in h) + Counter(talon) != PACK_COUNT:
+        if sorted([*hands[0], *hands[1], *hands[2], *talon]) != SORTED_PACK:
             raise Violation(n, None, "not-the-pack")
         d = _Deal(self, hands, talon)
         done = False
@@ -230,6 +238,11 @@ class _Deal:
     def __init__(self, g: Referee, hands: list[list[str]], talon: list[str]) -> None:
         self.g = g
         self.hand = [list(h) for h in hands]
+        # Each hand's cards per suit, kept up to date, so following suit is one lookup.
+        self.suits = [dict.fromkeys(SUITS, 0) for _ in range(N)]
+        for counts, h in zip(self.suits, self.hand, strict=True):
+            for c in h:
+                counts[SUIT_OF[c]] += 1
         self.talon = list(talon)
         self.won: list[list[str]] = [[], [], []]
         self.phase = "bidding"
@@ -261,15 +274,18 @@ class _Deal:
         if type(a) is not dict or "seat" not in a or type(a.get("action")) is not str:
             raise Unreadable("an action is a mapping with seat and action")
         kind = a["action"]
-        fields = FIELDS.get(kind)
-        if fields is None:
+        allowed = ALLOWED_KEYS.get(kind)
+        if allowed is None:
             return "unknown-action"
         seat = g.seat(a["seat"])
-        for k in a:
-            if k != "seat" and k != "action" and k not in fields:
-                raise Unreadable(f"unknown field {k!r}")
+        if not a.keys() <= allowed:
+            raise Unreadable(f"unknown field {next(k for k in a if k not in allowed)!r}")
         if PHASE_OF[kind] != self.phase:
             return "wrong-phase"
+        if kind == "play":  # the bulk of a record, asked first
+            if seat != self.turn:
+                return "not-your-turn"
+            return self.play(seat, self.hand[seat], g.card(a["card"]), a.get("marriage", False))
         if kind == "expose-card":
             return "too-late" if self.speeches > 0 else self.expose()
         if seat != self.turn:
@@ -287,23 +303,32 @@ class _Deal:
                 return "over-marriage-cap"
             self.bid, self.bidder = value, seat
             self.speeches += 1
-            self.turn = next_of(seat, [s for s in range(N) if not self.passed[s]])
+            passed = self.passed
+            nxt = (seat + 1) % N
+            while passed[nxt]:  # the bidder himself has not passed, so this stops
+                nxt = (nxt + 1) % N
+            self.turn = nxt
         elif kind == "pass":
-            self.passed[seat] = True
+            passed = self.passed
+            passed[seat] = True
             self.speeches += 1
-            left = [s for s in range(N) if not self.passed[s]]
-            if len(left) == 1:
+            if passed.count(False) == 1:
                 self.declarer = self.bidder
                 self.contract = self.bid
                 self.turn = self.declarer
                 self.phase = "talon"
             else:
-                self.turn = next_of(seat, left)
+                nxt = (seat + 1) % N
+                while passed[nxt]:
+                    nxt = (nxt + 1) % N
+                self.turn = nxt
         elif kind == "take-talon":
             if self.taken:
                 return "talon-already-taken"
             self.taken = True
             self.talon_shown = not (self.speeches == N - 1 and self.contract == FORCED_BID)
+            for c in self.talon:
+                self.suits[seat][SUIT_OF[c]] += 1
             hand.extend(self.talon)
             self.talon = []
         elif kind == "give":
@@ -316,6 +341,9 @@ class _Deal:
                 return "not-available"
             hand.remove(card)
             self.hand[to].append(card)
+            suit = SUIT_OF[card]
+            self.suits[seat][suit] -= 1
+            self.suits[to][suit] += 1
             self.received[to] += 1
         elif kind == "announce":
             value = a["value"]
@@ -333,7 +361,7 @@ class _Deal:
                 return "over-marriage-cap"
             self.contract = value
             self.phase = "play"
-        elif kind == "concede":
+        else:  # concede
             if not self.taken:
                 return "talon-not-taken"
             if any(self.received):
@@ -341,8 +369,6 @@ class _Deal:
             self.conceded = True
             self.marks.append(("rospis", seat))
             self.score_deal()
-        else:
-            return self.play(seat, hand, g.card(a["card"]), a.get("marriage", False))
         return ""
 
     def play(self, seat: int, hand: list[str], card: str, marriage: Any) -> str:
@@ -350,17 +376,19 @@ class _Deal:
             raise Unreadable("marriage is yes or no")
         if card not in hand:
             return "not-in-hand"
-        trick, led, trump, suit = self.trick, self.led, self.trump, card[-1]
+        trick, suit = self.trick, SUIT_OF[card]
+        counts = self.suits[seat]
         if trick:
-            has_led = any(c[-1] == led for c in hand)
-            if suit != led and has_led:
-                return "must-follow-suit"
-            if not has_led and trump is not None and suit != trump and any(c[-1] == trump for c in hand):
-                return "must-trump"
-            if self.g.must_beat and not self.beats(card) and any(self.beats(c) for c in hand if c[-1] == suit):
+            led, trump = self.led, self.trump
+            if suit != led:
+                if counts[led]:
+                    return "must-follow-suit"
+                if trump is not None and suit != trump and counts[trump]:
+                    return "must-trump"
+            if self.g.must_beat and not self.beats(card) and any(self.beats(c) for c in hand if SUIT_OF[c] == suit):
                 return "must-beat"
         if marriage:
-            rank = card[:-1]
+            rank = RANK_OF[card]
             if trick or rank not in ("K", "Q") or not ("K" + suit in hand and "Q" + suit in hand):
                 return "not-a-marriage"
             if self.tricks_won[seat] == 0:
@@ -368,6 +396,7 @@ class _Deal:
         if not trick:
             self.led = suit
         hand.remove(card)
+        counts[suit] -= 1
         trick.append(card)
         self.trick_by.append(seat)
         if marriage:
@@ -376,8 +405,15 @@ class _Deal:
             self.marriage_points[seat] += MARRIAGE[suit]
             self.marks.append(("marriage", seat))
         if len(trick) == N:
-            strengths = [self.strength(c) for c in trick]
-            w = self.trick_by[strengths.index(max(strengths))]
+            # The strongest card: a trump over the led suit over the rest, then by power.
+            trump, led = self.trump, self.led
+            best, best_key = 0, (-1, 0)
+            for i, c in enumerate(trick):
+                s = SUIT_OF[c]
+                key = (2 if s == trump else 1 if s == led else 0, POWER_OF[c])
+                if key > best_key:
+                    best, best_key = i, key
+            w = self.trick_by[best]
             self.won[w].extend(trick)
             self.tricks_won[w] += 1
             self.trick, self.trick_by, self.led = [], [], None
@@ -389,8 +425,8 @@ class _Deal:
         return ""
 
     def strength(self, c: str) -> tuple[int, int]:
-        s = c[-1]
-        return (2 if s == self.trump else 1 if s == self.led else 0), POWER[c[:-1]]
+        s = SUIT_OF[c]
+        return (2 if s == self.trump else 1 if s == self.led else 0), POWER_OF[c]
 
     def beats(self, c: str) -> bool:
         mine = self.strength(c)

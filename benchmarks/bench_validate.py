@@ -21,7 +21,8 @@
    twice warm (the disk cache of compiled rulesets filled) and once cold (``THOUSAND_CACHE=0``), over
    the bare ``python -c "import yaml, lark, jsonschema"``.
 6. Unless ``--no-cli``: ``thousand validate DIR --jobs 1`` and ``--jobs 2`` on a corpus (wall clock,
-   Python start and compile included, as a user sees them).
+   Python start and compile included, as a user sees them), and the peak memory of ``--jobs 2``
+   (resident, the main process and its workers summed; Linux).
 7. With ``--instructions`` (needs valgrind): the same ratios counted in machine instructions, which a
    neighbour's load does not change. Each referee's pass over the records runs in a new process under
    ``valgrind --tool=callgrind``, once with the pass and once without it (start-up, reading the records
@@ -284,6 +285,51 @@ def cli(corpus_deals: int, repeat: int) -> None:
             print(f"thousand validate --jobs {jobs}: median {medians[jobs]:.2f}s = {total / medians[jobs]:.0f} deals/s "
                   f"(runs: {', '.join(f'{x:.2f}' for x in ts)})")
         print(f"scaling --jobs 2 / --jobs 1: {medians[1] / medians[2]:.2f}x")
+        peak = peak_rss([sys.executable, "-m", "oracle", "validate", str(folder), "--jobs", "2", "--quiet"])
+        if peak is None:
+            print("memory: needs Linux's /proc; skipped")
+        else:
+            print(f"memory, thousand validate --jobs 2: peak {peak / 2**20:.0f} MB resident, summed over the "
+                  f"process and its workers (sampled every 20 ms)")
+
+
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants, from /proc."""
+    out = [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                for child in f.read().split():
+                    out += _tree(int(child))
+    except OSError:  # gone in the meantime
+        pass
+    return out
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def peak_rss(argv: list[str]) -> int | None:
+    """The largest resident memory (bytes) of a command and its worker processes together, sampled as it
+    runs: the sum over processes that one process's own peak (``ru_maxrss``) does not give."""
+    if not os.path.isdir("/proc/self/task"):
+        return None
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, sum(_rss(p) for p in _tree(proc.pid)))
+        time.sleep(0.02)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)}: {proc.stderr.read().decode()[-2000:] if proc.stderr else ''}")
+    return peak
 
 
 def counted_pass(who: str, file: str, passes: int) -> None:

@@ -175,6 +175,19 @@ class Game:
             v[name] = list(given)
 
     @classmethod
+    def started(cls, rs: Ruleset, dealer: int) -> tuple[Game, Position]:
+        """A game at the rules' own start with ``dealer`` dealing first (seed 0), and that position.
+
+        The start logic runs once per ruleset and first dealer; every later game begins from the
+        position it left, which a record's replay also keeps as its first deal's start.
+        """
+        starts = rs.derived(_start_positions)
+        position = starts.get(dealer)
+        if position is None:
+            position = starts[dealer] = cls(rs, dealer=dealer, seed=0).snapshot()
+        return cls.at(position), position
+
+    @classmethod
     def at(cls, position: Position, tracer: Tracer | None = None) -> Game:
         """A game in ``position`` (no start rule runs)."""
         game = cls.__new__(cls)
@@ -394,6 +407,34 @@ class Game:
             self._settle(before)
         return None
 
+    def stepper(self) -> Callable[[str, int, Mapping[str, Any]], Rejection | None]:
+        """:meth:`try_apply_typed` as one function for a run of actions, with what it looks up bound once:
+        valid while the game is not restored nor its tracer changed (a record's replay of one deal)."""
+        slow = self.try_apply_typed
+        if self.tracer is not None:
+            return slow
+        st = self.st
+        v = st.v
+        quick_of = self._quick
+        settle = self._settle
+
+        def step(kind: str, seat: int, payload: Mapping[str, Any]) -> Rejection | None:
+            quick = quick_of.get(kind)
+            if quick is None or quick.phase != v["phase"] or v["game_over"] or seat != v[quick.actor_var]:
+                return slow(kind, seat, payload)
+            fn = quick.step
+            try:
+                i = fn(st, seat, payload)
+            except Exception as exc:
+                raise self._runtime(self._failed_clause(fn, exc, kind, quick.decl.rule_id), exc) from None
+            if i != -1:  # refused before any effect ran: say why, the careful way
+                return self.check(Action(kind, seat, payload), True)
+            if v["phase"] != quick.phase:
+                settle(quick.phase)
+            return None
+
+        return step
+
     def _run(self, action: Action) -> None:
         v = self.st.v
         before = v["phase"]
@@ -518,7 +559,7 @@ class Game:
         return cls.at(State.from_json(rs, data).snapshot())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _QuickStep:
     """What the common case of an action needs, looked up once: its compiled step, its phase, and the
     engine variable that names the seat that acts (its turn, or the dealer)."""
@@ -536,6 +577,11 @@ def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
     return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor])
             for name, ca in rs.compiled.actions.items()
             if ca.when is None and ca.step is not None and ca.decl.actor in actor_vars}
+
+
+def _start_positions(rs: Ruleset) -> dict[int, Position]:
+    """The positions at the rules' start by first dealer, filled as games start (see :meth:`Game.started`)."""
+    return {}
 
 
 def _start_value_checks(rs: Ruleset) -> dict[str, Callable[[Any, int], bool]]:

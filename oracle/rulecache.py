@@ -16,12 +16,21 @@ What is cached, keyed by what, invalidated when:
   caller gave them. A changed tree has a new digest, so an entry of the old tree is never returned
   after :func:`refresh`; entries of old digests are dropped then.
 
+What the cache holds lives as long as the process: each time a ruleset is added, every object alive
+is moved out of the cyclic collector's way (:func:`gc.freeze`), so that a full collection, which a
+long game's records set off every few hundred deals, no longer walks the tens of thousands of
+objects a compiled ruleset is made of (a quarter of the time of validating whole games). Frozen
+objects are still freed when nothing refers to them; only cycles among them wait, until
+:func:`refresh` or :func:`clear` drops entries and gives everything back to the collector
+(:func:`gc.unfreeze`).
+
 Nothing else in the oracle keeps rulesets across calls (``oracle.batch`` and the records code ask
 :func:`oracle.ruleset.load_ruleset`, which asks here).
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 from collections.abc import Callable, Hashable
@@ -140,6 +149,7 @@ def ruleset(root: Path, request: Hashable, build: Callable[[], T]) -> T:
     hit = _RULESETS.get(key)
     if hit is None:
         hit = _RULESETS[key] = build()
+        gc.freeze()
     return hit
 
 
@@ -154,8 +164,11 @@ def refresh(root: Path | None = None) -> None:
     live = {(k, t.digest) for k, t in _TREES.items()}
     for k in [k for k in _LIBRARIES if k not in live]:
         del _LIBRARIES[k]
-    for k in [k for k in _RULESETS if (k[0], k[1]) not in live]:
+    dropped = [k for k in _RULESETS if (k[0], k[1]) not in live]
+    for k in dropped:
         del _RULESETS[k]
+    if dropped:
+        gc.unfreeze()
     held = {h for t in _TREES.values() for h in t.hashes.values()}
     for fk in [fk for fk in _FILES if fk[2] not in held]:
         del _FILES[fk]
@@ -167,3 +180,4 @@ def clear() -> None:
     _LIBRARIES.clear()
     _RULESETS.clear()
     _FILES.clear()
+    gc.unfreeze()

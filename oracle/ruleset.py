@@ -468,6 +468,13 @@ class RulesetRequest:
     @classmethod
     def of(cls, name: str = "classic", overlays: list[str] | tuple[str, ...] | None = None,
            params: dict[str, Any] | None = None, root: Path | None = None) -> RulesetRequest:
+        if not overlays and not params and root is None and type(name) is str:
+            # A ruleset asked for by its name alone, as most records ask: one request per name, whose key
+            # and hash are worked out once, not per record.
+            plain = _PLAIN_REQUESTS.get(name)
+            if plain is None:
+                plain = _PLAIN_REQUESTS[name] = cls(name)
+            return plain
         return cls(str(name), tuple(str(o) for o in overlays or ()),
                    tuple(sorted((str(k), v) for k, v in (params or {}).items())), root)
 
@@ -494,6 +501,9 @@ class RulesetRequest:
     @property
     def param_values(self) -> dict[str, Any] | None:
         return dict(self.params) if self.params else None
+
+
+_PLAIN_REQUESTS: dict[str, RulesetRequest] = {}
 
 
 @dataclass

@@ -13,7 +13,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import NO_STATE, Action, Game
+from ..engine import NO_STATE, Action, Game, IllegalAction
 from ..lang import types as T
 from ..ruleset import Ruleset
 from ..state import Position
@@ -56,15 +56,17 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     up) are left out, unless ``after_sheet`` asks for them: they explain the next dealer,
     not this deal's results.
     """
-    return trace(start.position, start.actions, after_sheet=after_sheet, watch=watch)[0]
+    return trace(start.position, start.actions, after_sheet=after_sheet, watch=watch, typed=True)[0]
 
 
 def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = False,
-          watch: Collection[str] | None = None, force: Force | None = None) -> tuple[list[Write], Game]:
+          watch: Collection[str] | None = None, force: Force | None = None,
+          typed: bool = False) -> tuple[list[Write], Game]:
     """Apply ``actions`` from ``position`` with clause tracing: every value a clause changed, in order, and
     the game they leave. ``watch`` keeps to those variables; ``after_sheet`` as in :func:`traced_writes`;
     ``force`` makes it a what-if replay (the n-th change of a cell gives another value, and play goes on
-    from there). Actions refused on the way raise :class:`IllegalAction`."""
+    from there). Actions refused on the way raise :class:`IllegalAction`. ``typed`` says the actions'
+    payloads are of the right types already (a replay's applied actions), so only the rules are asked."""
     g = Game.at(position)
     v = g.v
     writes: list[Write] = []
@@ -129,7 +131,9 @@ def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = 
 
     g.tracer = tracer if watch is None else watcher
     for a in actions:
-        g.apply(a)
+        rej = g.try_apply(a, typed=typed)
+        if rej is not None:
+            raise IllegalAction(rej)
     g.tracer = None
     return writes, g
 

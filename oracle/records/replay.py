@@ -107,6 +107,8 @@ class Replayer:
         # each deal's start, so that any point of the game is one deal's replay away (see game_at).
         self._applied: list[list[Parts]] = []
         self._starts: list[Position] = []
+        # The position the game started from, when it is known without a snapshot (the rules' own start).
+        self._fresh: Position | None = None
         # --all-errors: the deals scored in the games before the last one (see resume).
         self._scored_before = 0
         self.to_the_end = False  # the replay went through every deal of the record
@@ -169,7 +171,11 @@ class Replayer:
         """The game at the record's start: its first dealer, or the position its `start` states."""
         d = self.data
         if "start" not in d:
-            return Game(self.rs, dealer=self.seat(d["first_dealer"], "first_dealer"), seed=0, tracer=tracer)
+            dealer = self.seat(d["first_dealer"], "first_dealer")
+            if tracer is not None:  # the start rules run traced, to be counted
+                return Game(self.rs, dealer=dealer, seed=0, tracer=tracer)
+            game, self._fresh = Game.started(self.rs, dealer)
+            return game
         st = d["start"]
         dealer = self.seat(st["dealer"], "start", "dealer")
         values: dict[str, list[Any]] = {}
@@ -248,7 +254,8 @@ class Replayer:
         del self._applied[di:]
         self._applied.extend([] for _ in range(di + 1 - len(self._applied)))
         del self._starts[di:]
-        self._starts.append(game.snapshot())
+        fresh, self._fresh = self._fresh, None
+        self._starts.append(fresh if di == 0 and fresh is not None else game.snapshot())
         return self._replay_deal(game, di, deal, last, self._applied[di])
 
     def _replay_deal(self, game: Game, di: int, deal: Any, last: bool, applied: list[Parts]) -> bool:
@@ -274,7 +281,7 @@ class Replayer:
         sheet = game.sheet
         looked_phase, looked_used = None, -1
         fast = self.codec.fast_parts
-        try_apply = game.try_apply_typed
+        try_apply = game.stepper()
         hook = self.decision_hook
         while True:
             # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
