@@ -426,7 +426,8 @@ class Game:
             try:
                 i = fn(st, seat, payload)
             except Exception as exc:
-                raise self._runtime(self._failed_clause(fn, exc, kind, quick.decl.rule_id), exc) from None
+                clause = self._failed_clause(fn, exc, kind) or self._failed_guard(fn, exc, self.c.actions[kind].guards)
+                raise self._runtime(quick.decl.rule_id, exc, clause, seat) from None
             if i != -1:  # refused before any effect ran: say why, the careful way
                 return self.check(Action(kind, seat, payload), True)
             if v["phase"] != quick.phase:
