@@ -240,7 +240,8 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
             replaced[target] = oid
             base = rules[target]
             merged = dict(base.data)
-            for key in ("logic", "define", "actions", "state", "phases"):
+            # What the overlay states of these replaces the rule's own; the rest of the rule stays.
+            for key in ("logic", "define", "actions", "state", "phases", "marks"):
                 if key in ov.data:
                     merged[key] = ov.data[key]
             if "params" in ov.data:
@@ -249,7 +250,8 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
             rules[target] = new
             if "logic" in ov.data:
                 _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
-        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
+        elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change",
+                                        "marks")):
             rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
             for c, after, before in _clauses_of(ov, oid, oid):
                 seq.insert(c, after, before, c.where)

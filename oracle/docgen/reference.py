@@ -57,8 +57,15 @@ SCHEMA_RU: dict[str, str] = {
     "definitions replaced.":
         "Что дополнение меняет в одном правиле: заменяет пункты (только указанные поля) или убирает их, "
         "заменяет определения.",
-    "Overlays only: rule id -> the parts of that rule this overlay changes.":
-        "Только в дополнениях: правило → те его части, которые меняет это дополнение.",
+    "Overlays only: rule id -> the parts of that rule this overlay changes. The overlay is a rule of its own "
+    "besides: the state, marks and clauses it declares are added.":
+        "Только в дополнениях: правило → те его части, которые меняет это дополнение. Кроме того, дополнение — "
+        "самостоятельное правило: объявленные в нём переменные состояния, знаки и пункты добавляются к набору.",
+    "Overlays only: the rule this overlay replaces whole. Its logic, define, actions, state, phases and marks, "
+    "where the overlay gives them, replace the rule's own; its params are added to the rule's.":
+        "Только в дополнениях: правило, которое это дополнение заменяет целиком. Его logic, define, actions, "
+        "state, phases и marks, если они есть в дополнении, заменяют собственные поля правила; его params "
+        "добавляются к параметрам правила.",
     "Core only, in one rule: for every trigger, every core clause (rule/clause) in the order they run.":
         "Только в основе и только в одном правиле: для каждого события — все основные пункты "
         "(правило/пункт) в том порядке, в каком они выполняются.",

@@ -176,6 +176,7 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
     vars_: dict[str, VarDecl] = {}
     defines: dict[str, Define] = {}
     actions: dict[str, ActionDecl] = {}
+    var_where: dict[str, Location] = {}
     for rid, doc in rules.items():
         for ph in doc.get("phases", []) or []:
             if str(ph) not in phases:
@@ -183,8 +184,13 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
                 phase_rule[str(ph)] = rid
         for vname, spec in (doc.get("state") or {}).items():
             where = where_of(vname, doc)
-            if str(vname) in vars_ or str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
+            if str(vname) in vars_:
+                # An overlay's rule keeps the place of the rule it replaces: either may be the one read first.
+                raise RuleFileError(f"state variable {str(vname)!r} is also declared by rule "
+                                    f"{vars_[str(vname)].rule_id} ({var_where[str(vname)]})", where)
+            if str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
                 raise RuleFileError(f"state variable {str(vname)!r} clashes with another name", where)
+            var_where[str(vname)] = where
             vtype = T.normalize(str(spec["type"]))
             if not T.valid(vtype):
                 raise RuleFileError(f"unknown type {str(spec['type'])!r}", where_of(spec["type"], doc))
@@ -237,9 +243,14 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
                 raise RuleFileError(f"only_while: {str(spec['only_while'])!r} is not a per-player flag, or "
                                     f"{str(vname)!r} is not a per-player value", where_of(spec["only_while"], doc))
     marks: dict[str, dict[str, str]] = {}
-    for doc in rules.values():
+    mark_rule: dict[str, str] = {}
+    for rid, doc in rules.items():
         for mname, spec in (doc.get("marks") or {}).items():
+            if str(mname) in marks:
+                raise RuleFileError(f"mark {str(mname)!r} is also declared by rule {mark_rule[str(mname)]}",
+                                    where_of(mname, doc))
             marks[str(mname)] = {k: str(v) for k, v in spec.items()}
+            mark_rule[str(mname)] = rid
     for decl in actions.values():
         if decl.phase not in phases:
             raise RuleFileError(f"action {decl.name!r} names unknown phase {decl.phase!r}",
