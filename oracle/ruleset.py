@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang.compiler import Param, VarDecl
-from .lang.declarations import ParamDecl, declare, declare_params, encode_param, near, triggers, where_of
+from .lang.declarations import ParamDecl, Teams, declare, declare_params, encode_param, near, triggers, where_of
 from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
 from .lang.stdlib import DeckShape
 from .rulefile import RuleDoc, parse_doc, read_doc
@@ -458,6 +458,11 @@ class Ruleset:
     key: str
     marks: dict[str, dict[str, str]]  # mark -> symbol, en, ru
     sheet: SheetLayout  # the score sheet's columns
+    teams: Teams | None = None  # the declared partnership (None: every seat plays for itself)
+
+    def team_of_seats(self, n_seats: int) -> list[int]:
+        """Each seat's team: as declared, else every seat a team of its own."""
+        return list(self.teams.of_seat) if self.teams is not None else list(range(n_seats))
 
     @property
     def deck(self) -> DeckShape:
@@ -591,8 +596,14 @@ def compile_resolved(res: Resolved) -> Ruleset:
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
                                                                                   key=str))).encode()).hexdigest()
     sheet = _sheet_layout(rules, decl.vars, decl.marks)
+    teams = decl.teams
+    if teams is not None and len(teams.of_seat) != res.values[SEATS_PARAM]:
+        who = res.set_by.get(teams.seats_param)
+        raise ParamError(f"parameter {teams.seats_param!r} gives {len(teams.of_seat)} seat(s) a team, but the game has "
+                         f"{res.values[SEATS_PARAM]} players" + (f" (set by {who})" if who else ""),
+                         teams.where, teams.seats_param)
     compiled = compile_program(program, f"<ruleset {res.name}>", key)
-    return Ruleset(res.name, res, program, compiled, key, decl.marks, sheet)
+    return Ruleset(res.name, res, program, compiled, key, decl.marks, sheet, teams)
 
 
 def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],
