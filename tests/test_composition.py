@@ -147,6 +147,9 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
     if "on_barrel" in rs.vars and "barrel_threshold" in rs.params:
         threshold = rs.param("barrel_threshold")
         start["score"] = [rng.choice([0, 0, threshold - 120, threshold - 20, threshold]) for _ in range(rs.players)]
+        if rs.teams is not None and "score" in rs.teams.sharing:
+            # Partners hold one score (and sit on the barrel together): a team's start is its first seat's.
+            start["score"] = [start["score"][rs.teams.members(s)[0]] for s in range(rs.players)]
         start["on_barrel"] = [s == threshold for s in start["score"]]
     game = Game(rs, seed=seed, values=start)
     v = game.v

@@ -151,3 +151,12 @@ def test_a_team_that_does_not_share_what_it_declares_is_a_rule_fault(tree):
     assert "rule players-4.partners: the team of seats 0, 2 shares 'score', but the deal ends with [0, 7]" \
         in info.value.message
     assert PARTNERS_FILE in info.value.message
+
+
+def test_a_start_position_gives_partners_one_score():
+    from oracle.engine import PositionError
+    with pytest.raises(PositionError) as info:
+        Game(ruleset(overlays=PARTNERS), values={"score": [0, 100, 0, 90]})
+    assert "seats 1 and 3 play in one team, which holds one score; give them one value, not 100 and 90" \
+        in info.value.message
+    assert Game(ruleset(overlays=PARTNERS, team_score=False), values={"score": [0, 100, 0, 90]}).v["score"][3] == 90
