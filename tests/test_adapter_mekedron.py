@@ -22,6 +22,7 @@ import pytest
 
 from oracle.cards import notation
 from oracle.conform import OracleEngine, SubprocessEngine, run_conformance
+from oracle.conform.engines import EngineFailure
 from oracle.conform.harness import _by_hint
 from oracle.engine import Game
 from oracle.records import encode_action, encode_value, judge, load_record, read_record, sheet_value, validate_record
@@ -109,10 +110,11 @@ DOCUMENTED = {
     "russian": {"play.no-overtake-obligation", "barrel.three-falls"},
     "ukrainian": {"play.no-overtake-obligation"},
     "four_player_b": {"play.no-overtake-obligation", "bid.order"},
+    "four_player_a": {"play.no-overtake-obligation", "bid.order"},
 }
 
 
-@pytest.mark.parametrize("config", ["russian", "ukrainian", "four_player_b"])
+@pytest.mark.parametrize("config", ["russian", "ukrainian", "four_player_b", "four_player_a"])
 def test_the_harness_finds_nothing_but_the_documented_differences(command: Any, config: str,
                                                                  tmp_path: Path) -> None:
     engine = SubprocessEngine(command(config), timeout=10)
@@ -151,7 +153,6 @@ def test_polish_agrees_but_for_the_auction_and_trick_bugs(command: Any) -> None:
 
 @pytest.mark.parametrize("config, ruleset, says", [
     ("two_player_a", "mekedron-two-player-a", "the engine deals 9 card(s) here, the harness gave 6"),
-    ("four_player_a", "mekedron-four-player-a", "the engine deals 6 card(s) here, the harness gave 0"),
 ])
 def test_a_deal_the_engine_cannot_deal_is_reported_not_played(command: Any, config: str, ruleset: str,
                                                               says: str) -> None:
@@ -339,20 +340,34 @@ STARTS_4 = [{}, {"score": [760, 0, 760, 0]}, {"score": [860, 840, 860, 840]}, {"
             {"score": [600, 700, 600, 700]}]
 
 
-def test_four_player_b_agrees_move_for_move_and_score_for_score(command: Any) -> None:
-    rs = load_ruleset("mekedron-four-player-b")
+@pytest.mark.parametrize("config", ["four_player_b", "four_player_a"])
+def test_four_players_agree_move_for_move_and_score_for_score(command: Any, config: str) -> None:
+    rs = load_ruleset(f"mekedron-{config.replace('_', '-')}")
     nt = notation(rs)
-    engine = SubprocessEngine(command("four_player_b"), timeout=10)
+    engine = SubprocessEngine(command(config), timeout=10)
     seen: Counter[str] = Counter()
     try:
         engine.hello()
         for seed in range(30):
-            _one_game(engine, rs, nt, "four_player_b", seed, seen, STARTS_4[seed % len(STARTS_4)])
+            _one_game(engine, rs, nt, config, seed, seen, STARTS_4[seed % len(STARTS_4)])
     finally:
         engine.close()
-    for what in ("deal scored", "mark marriage", "contract raised", "illegal rejected", "mark barrel-mount",
-                 "mark barrel-attempt", "mark barrel-exit-at-target"):
+    wanted = ["deal scored", "mark marriage", "illegal rejected", "mark barrel-mount", "mark barrel-attempt"]
+    # Configuration A has no talon, and so no raise.
+    wanted += ["contract raised"] if config == "four_player_b" else []
+    for what in wanted:
         assert seen[what] > 0, f"never exercised: {what} ({dict(seen)})"
+
+
+def test_bug_a_deal_without_a_talon_is_scored_from_a_talon_record_never_made(command: Any) -> None:
+    record = _load("four-player-a-no-talon-record.json")
+    # P2 plays 110 and takes nothing himself; his partner P4 takes 133 with a marriage: the side has made it.
+    seen, theirs = _replay(record, "mekedron-four-player-a", command("four_player_a"))
+    assert seen == [], seen
+    assert theirs[0]["score"] == [65, 110, 65, 110] and theirs[0]["taken_points"] == [51, 0, 16, 133], theirs
+    # As the engine is, the deal's last card fails: app/session.lua:1783 reads the talon it never made.
+    with pytest.raises(EngineFailure, match=r"session.lua:1783: attempt to index field '_talon' \(a nil value\)"):
+        _replay(record, "mekedron-four-player-a", command("four_player_a") + " --as-is")
 
 
 def _one_game(engine: SubprocessEngine, rs: Any, nt: Any, config: str, seed: int, seen: Counter[str],
