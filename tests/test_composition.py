@@ -179,9 +179,11 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
         other = twin.sheet[-1]
         marked = {s for m, s in row["marks"] + other["marks"] if m in resets}
         for s in v["seats"]:
-            if s in marked:
+            # Partners who pool their points share an entry written for either of them.
+            team = rs.teams.members(s) if rs.teams is not None and "delta" in rs.teams.sharing else [s]
+            if marked & set(team):
                 continue
-            entry = written[s] if written else 0
+            entry = sum(written[t] for t in team) if written else 0
             assert row["delta"][s] - other["delta"][s] == entry, \
                 f"seat {s}: an earlier entry of {entry} did not survive; {where}; without it: {other}"
         if action.kind == "expose-card" and row["dealer"] not in marked:

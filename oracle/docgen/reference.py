@@ -75,9 +75,9 @@ SCHEMA_RU: dict[str, str] = {
         "самостоятельное правило: объявленные в нём переменные состояния, знаки и пункты добавляются к набору.",
     "Overlays only: the rule this overlay replaces whole. Its logic, define, actions, state, phases and marks, "
     "where the overlay gives them, replace the rule's own; its params are added to the rule's.":
-        "Только в дополнениях: правило, которое это дополнение заменяет целиком. Его logic, define, actions, "
-        "state, phases и marks, если они есть в дополнении, заменяют собственные поля правила; его params "
-        "добавляются к параметрам правила.",
+        "Только в дополнениях: правило, которое это дополнение заменяет целиком. Поля дополнения `logic`, "
+        "`define`, `actions`, `state`, `phases` и `marks`, если они в нём есть, заменяют те же поля правила, а "
+        "его `params` добавляются к параметрам правила.",
     "Core only, in one rule: for every trigger, every core clause (rule/clause) in the order they run.":
         "Только в основе и только в одном правиле: для каждого события — все основные пункты "
         "(правило/пункт) в том порядке, в каком они выполняются.",
