@@ -172,6 +172,14 @@ class Game:
             for i, x in enumerate(given):
                 if not ok(x, n):
                     raise PositionError(f"{name}: {x!r} is not a {self.rs.vars[name].type}", name, i)
+            teams = self.rs.teams
+            if teams is not None and name in teams.sharing:
+                for i in range(n):
+                    first = teams.members(i)[0]
+                    if given[i] != given[first]:
+                        raise PositionError(f"{name}: seats {first} and {i} play in one team, which holds one "
+                                            f"{name}; give them one value, not {given[first]!r} and {given[i]!r}",
+                                            name, i)
             v[name] = list(given)
 
     @classmethod

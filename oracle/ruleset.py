@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang.compiler import Param, VarDecl
-from .lang.declarations import ParamDecl, declare, declare_params, encode_param, near, triggers, where_of
+from .lang.declarations import ParamDecl, Teams, declare, declare_params, encode_param, near, triggers, where_of
 from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
 from .lang.stdlib import DeckShape
 from .rulefile import RuleDoc, parse_doc, read_doc
@@ -254,7 +254,8 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 replaced[target] = oid
                 base = rules[target]
                 merged = dict(base.data)
-                for key in ("logic", "define", "actions", "state", "phases"):
+                # What the overlay states of these replaces the rule's own; the rest of the rule stays.
+                for key in ("logic", "define", "actions", "state", "phases", "marks"):
                     if key in ov.data:
                         merged[key] = ov.data[key]
                 if "params" in ov.data:
@@ -263,7 +264,8 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 rules[target] = new
                 if "logic" in ov.data:
                     _replace_rule_clauses(seq, target, _clauses_of(ov, target, target))
-            elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change")):
+            elif any(k in ov.data for k in ("logic", "define", "actions", "state", "params", "phases", "change",
+                                            "marks")):
                 rules[oid] = RuleDoc(oid, ov.path, ov.data, origin=oid)
                 for c, after, before in _clauses_of(ov, oid, oid):
                     seq.insert(c, after, before, c.where)
@@ -522,6 +524,11 @@ class Ruleset:
     key: str
     marks: dict[str, dict[str, str]]  # mark -> symbol, en, ru
     sheet: SheetLayout  # the score sheet's columns
+    teams: Teams | None = None  # the declared partnership (None: every seat plays for itself)
+
+    def team_of_seats(self, n_seats: int) -> list[int]:
+        """Each seat's team: as declared, else every seat a team of its own."""
+        return list(self.teams.of_seat) if self.teams is not None else list(range(n_seats))
 
     @property
     def deck(self) -> DeckShape:
@@ -657,8 +664,14 @@ def compile_resolved(res: Resolved) -> Ruleset:
     key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
                                                                                   key=str))).encode()).hexdigest()
     sheet = _sheet_layout(rules, decl.vars, decl.marks)
+    teams = decl.teams
+    if teams is not None and len(teams.of_seat) != res.values[SEATS_PARAM]:
+        who = res.set_by.get(teams.seats_param)
+        raise ParamError(f"parameter {teams.seats_param!r} gives {len(teams.of_seat)} seat(s) a team, but the game has "
+                         f"{res.values[SEATS_PARAM]} players" + (f" (set by {who})" if who else ""),
+                         teams.where, teams.seats_param)
     compiled = compile_program(program, f"<ruleset {res.name}>", key)
-    return Ruleset(res.name, res, program, compiled, key, decl.marks, sheet)
+    return Ruleset(res.name, res, program, compiled, key, decl.marks, sheet, teams)
 
 
 def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],

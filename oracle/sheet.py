@@ -53,6 +53,15 @@ def symbol(rs: Ruleset, mark: str, lang: str) -> str:
     return spec.get("symbol_en" if lang == "en" else "symbol") or spec.get("symbol") or mark[:1]
 
 
+def team_columns(rs: Ruleset, n_players: int) -> list[list[int]]:
+    """The teams the sheet gives a column of their own: those of two or more seats, where the rules make the
+    sheet's total one score for the team."""
+    teams = rs.teams
+    if teams is None or rs.sheet.total not in teams.sharing or len(teams.of_seat) != n_players:
+        return []
+    return [group for group in teams.groups() if len(group) > 1]
+
+
 def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: str = "en",
            deals: tuple[int, int | None] | None = None, stopped: tuple[int, int] | None = None) -> str:
     """A text table: deal, dealer, contract, then per player the deal's points, the total and marks.
@@ -70,6 +79,7 @@ def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: s
                              f"{count(len(sheet), 'deal')}")
     cols = rs.sheet
     conceded = cols.conceded_mark
+    teams = team_columns(rs, len(players))
     rows = []
     for row in shown:
         decl = row.get(cols.declarer)
@@ -84,15 +94,21 @@ def render(rs: Ruleset, players: list[str], sheet: list[dict[str, Any]], lang: s
             delta = row.get(cols.points, [0] * len(players))[s]
             total = row.get(cols.total, [0] * len(players))[s]
             cells.append(f"{delta:+d} {total}" + (f" {marks}" if marks else ""))
+        for group in teams:
+            # A team's one score: every partner's total is the team's (the rules promise it, State checks it).
+            first = group[0]
+            cells.append(f"{row.get(cols.points, [0] * len(players))[first]:+d} "
+                         f"{row.get(cols.total, [0] * len(players))[first]}")
         rows.append((str(row["deal"] + 1), players[row["dealer"]], contract, cells))
     # Columns as wide as their widest entry, so marks never run into the next player.
     h_num, h_dealer, h_contract = word("number", lang), word("dealer", lang), word("contract", lang)
     w_num = max([3, *(len(r[0]) for r in rows)])
     w_contract = max([len(h_contract), *(len(r[2]) for r in rows)])
     w_dealer = max([len(h_dealer), *(len(p) for p in players)])
-    w_cell = max([*(len(p) for p in players), *(len(c) for r in rows for c in r[3])]) + 3
+    heads = [*players, *("+".join(players[s] for s in group) for group in teams)]
+    w_cell = max([*(len(p) for p in heads), *(len(c) for r in rows for c in r[3])]) + 3
     head = (f"{h_num:>{w_num}}  {h_dealer:<{w_dealer}}  {h_contract:<{w_contract}}"
-            + "".join(f"{p:>{w_cell}}" for p in players))
+            + "".join(f"{p:>{w_cell}}" for p in heads))
     lines = [head, "-" * len(head)]
     for num, dealer, contract, cells in rows:
         lines.append(f"{num:>{w_num}}  {dealer:<{w_dealer}}  {contract:<{w_contract}}"

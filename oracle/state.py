@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .errors import RuleRuntimeError
 from .lang.compiler import ENGINE_VARS
 
 if TYPE_CHECKING:
+    from .lang.declarations import Teams
     from .ruleset import Ruleset
 
 
@@ -71,6 +73,7 @@ class State:
             "deal_no": 0,
             "game_over": False,
             "winner": None,
+            "teams": rs.team_of_seats(n_seats),
         }
         self.v = v
         self._fill("*")
@@ -108,6 +111,9 @@ class State:
     def end_deal(self) -> None:
         row: dict[str, Any] = {"deal": self.v["deal_no"], "dealer": self.v["dealer"]}
         v = self.v
+        teams = self.rs.teams
+        if teams is not None and teams.sharing:
+            self._check_shared(teams)
         for d in self.rs.recorded:
             x = v[d.name]
             # Recorded values are numbers, flags or flat lists of them: a shallow copy suffices.
@@ -116,6 +122,17 @@ class State:
         self.sheet.append(row)
         self.marks = []
         self.v["deal_no"] += 1
+
+    def _check_shared(self, teams: Teams) -> None:
+        # What a team holds as one is the rules' promise (teams.shared): a deal that ends with partners
+        # apart is a fault of the rules, named here rather than shown as two scores of one team.
+        for name in teams.sharing:
+            values = self.v[name]
+            for group in teams.groups():
+                if any(values[s] != values[group[0]] for s in group):
+                    raise RuleRuntimeError(
+                        f"rule {teams.rule_id}: the team of seats {', '.join(str(s) for s in group)} shares "
+                        f"{name!r}, but the deal ends with {[values[s] for s in group]}", teams.where)
 
     # ------------------------------------------------------------------ positions
     def snapshot(self) -> Position:

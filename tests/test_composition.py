@@ -147,6 +147,9 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
     if "on_barrel" in rs.vars and "barrel_threshold" in rs.params:
         threshold = rs.param("barrel_threshold")
         start["score"] = [rng.choice([0, 0, threshold - 120, threshold - 20, threshold]) for _ in range(rs.players)]
+        if rs.teams is not None and "score" in rs.teams.sharing:
+            # Partners hold one score (and sit on the barrel together): a team's start is its first seat's.
+            start["score"] = [start["score"][rs.teams.members(s)[0]] for s in range(rs.players)]
         start["on_barrel"] = [s == threshold for s in start["score"]]
     game = Game(rs, seed=seed, values=start)
     v = game.v
@@ -176,9 +179,11 @@ def play_and_check(rs: Ruleset, seed: int, deals: int = DEALS) -> None:
         other = twin.sheet[-1]
         marked = {s for m, s in row["marks"] + other["marks"] if m in resets}
         for s in v["seats"]:
-            if s in marked:
+            # Partners who pool their points share an entry written for either of them.
+            team = rs.teams.members(s) if rs.teams is not None and "delta" in rs.teams.sharing else [s]
+            if marked & set(team):
                 continue
-            entry = written[s] if written else 0
+            entry = sum(written[t] for t in team) if written else 0
             assert row["delta"][s] - other["delta"][s] == entry, \
                 f"seat {s}: an earlier entry of {entry} did not survive; {where}; without it: {other}"
         if action.kind == "expose-card" and row["dealer"] not in marked:

@@ -154,3 +154,90 @@ def test_yaml_booleans_are_only_true_and_false(tree):
     # 'on' is a key of every clause; YAML 1.1 would read it as a boolean.
     rs = load_ruleset("classic", root=tree)
     assert all(isinstance(c.on, str) for cs in rs.effects.values() for c in cs)
+
+
+# An overlay's own declarations: a rule it replaces whole (overrides) or changes by name (change) can
+# bring marks and state variables of its own, used by its clauses.
+MUST_TRUMP_MARKED = """overrides: play.must-trump
+state:
+  unwilling_trumps: {{type: int, init: 0, lifetime: deal}}
+marks:
+  {mark}: {{symbol: "U", en: trumps held back, ru: придержал козыри}}
+logic:
+  - id: counted
+    on: play
+    do: |
+      unwilling_trumps = unwilling_trumps + 1
+      mark("trumps-held", actor)
+"""
+
+
+def test_an_override_declares_marks_and_state_its_logic_uses(tree):
+    write(tree, "variants/test/held.yaml",
+          OVERLAY.format(name="held", body=MUST_TRUMP_MARKED.format(mark="trumps-held")))
+    rs = load_ruleset("classic", overlays=["variant.test.held"], root=tree)
+    assert rs.marks["trumps-held"]["ru"] == "придержал козыри"
+    assert rs.vars["unwilling_trumps"].rule_id == "play.must-trump"
+    assert "redeal-all-pass" not in rs.marks  # only what the overlays of this ruleset declare
+
+
+def test_an_override_using_a_mark_it_does_not_declare_is_located(tree):
+    write(tree, "variants/test/held.yaml",
+          OVERLAY.format(name="held", body=MUST_TRUMP_MARKED.format(mark="trumps-kept")))
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", overlays=["variant.test.held"], root=tree)
+    assert "mark 'trumps-held' is not declared" in info.value.message and "trumps-kept" in info.value.message
+    assert info.value.location.file == "variants/test/held.yaml"
+    assert (info.value.location.line, info.value.location.column) == (15, 12)
+
+
+CHANGE_MARKED = """state:
+  redeals_seen: {{type: int, init: 0, lifetime: game}}
+marks:
+  {mark}: {{symbol: "R", en: counted redeal, ru: пересдача учтена}}
+change:
+  play.must-trump:
+    drop: []
+logic:
+  - id: count
+    on: start
+    do: |
+      redeals_seen = redeals_seen + 1
+      mark("counted-redeal", dealer)
+"""
+
+
+def test_a_change_overlay_adds_state_and_marks(tree):
+    write(tree, "variants/test/count.yaml",
+          OVERLAY.format(name="count", body=CHANGE_MARKED.format(mark="counted-redeal")))
+    rs = load_ruleset("classic", overlays=["variant.test.count"], root=tree)
+    assert rs.vars["redeals_seen"].rule_id == "variant.test.count"
+    assert "counted-redeal" in rs.marks
+
+
+def test_a_mark_declared_twice_is_an_error_at_the_second(tree):
+    write(tree, "variants/test/count.yaml",
+          OVERLAY.format(name="count", body=CHANGE_MARKED.format(mark="marriage")))
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", overlays=["variant.test.count"], root=tree)
+    assert "mark 'marriage' is also declared by rule marriage.sets-trump" in info.value.message
+    assert (info.value.location.file, info.value.location.line, info.value.location.column) == \
+        ("variants/test/count.yaml", 8, 3)
+
+
+def test_a_state_variable_clashing_in_an_override_is_located(tree):
+    body = MUST_TRUMP_MARKED.format(mark="trumps-held").replace("unwilling_trumps", "score")
+    write(tree, "variants/test/held.yaml", OVERLAY.format(name="held", body=body))
+    with pytest.raises(RuleFileError) as info:
+        load_ruleset("classic", overlays=["variant.test.held"], root=tree)
+    # Both declarations are named with their places, whichever is read first.
+    places = {str(info.value.location).rsplit(":", 2)[0], info.value.message.rsplit("(", 1)[1].split(":")[0]}
+    assert places == {"variants/test/held.yaml", "spec/scoring/all-players-recorded.yaml"}
+    assert "state variable 'score' is also declared by rule" in info.value.message
+
+
+def test_an_overlay_of_marks_alone_declares_them(tree):
+    body = 'marks:\n  lone-mark: {symbol: "L", en: lone, ru: одинокий}\n'
+    write(tree, "variants/test/lone.yaml", OVERLAY.format(name="lone", body=body))
+    rs = load_ruleset("classic", overlays=["variant.test.lone"], root=tree)
+    assert "lone-mark" in rs.marks

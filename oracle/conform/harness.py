@@ -368,6 +368,11 @@ class Harness:
                         flags = list(state.get(name) or [False] * n)
                         flags[seat] = True
                         state[name] = flags
+        teams = self.rs.teams
+        if teams is not None:
+            # What a team holds as one starts as one: each partner takes his team's first seat's value.
+            for name in set(state) & set(teams.sharing):
+                state[name] = [state[name][teams.members(s)[0]] for s in range(n)]
         warm = draw(st.integers(0, self.warm_deals))
         if not warm:
             return dealer, state

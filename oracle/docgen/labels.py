@@ -303,6 +303,32 @@ _LABELS: dict[str, dict[str, str]] = {
         "en": "Every game has these, whatever its rules.",
         "ru": "Они есть в любой игре, какими бы ни были правила.",
     },
+    "teams": {"en": "Teams", "ru": "Команды"},
+    "teams_text": {
+        "en": "Where seats play in partnerships, one rule of the ruleset declares them with `teams:`. `seats` names "
+              "a parameter of type `list[int]` that gives each seat its team (seats with one number play "
+              "together); `shared` lists the per-player state variables a team holds as one, each with the yes/no "
+              "parameter that shares it. The rules read the teams with `team(s)` and `same_team(a, b)` (and the "
+              "engine's `teams`); where no rule declares teams, every seat is a team of its own, so one rule text "
+              "serves both games. The interpreter checks the declaration when the ruleset is compiled (the "
+              "parameter's type, one team for each seat, each shared name a per-player variable and its switch a "
+              "yes/no parameter), refuses a starting position that gives partners different values of what "
+              "they share, and stops with the rule's name if a deal ends with partners apart on it. When the "
+              "score sheet's total is shared, the sheet (and so `thousand replay`) adds a column for each team. "
+              "Example: `variants/players-4/partners.yaml`.",
+        "ru": "Если места играют парами, одно правило набора объявляет это полем `teams:`. В `seats` указан "
+              "параметр типа `list[int]`, который даёт каждому месту номер команды (места с одним номером играют "
+              "вместе); в `shared` перечислены переменные состояния игрока, общие для команды, и у каждой — "
+              "параметр «да/нет», который делает её общей. Правила узнают команды через `team(s)` и "
+              "`same_team(a, b)` (и переменную движка `teams`); если команд не объявляет ни одно правило, каждое "
+              "место — команда из одного игрока, так что один и тот же текст правила годится для обеих игр. "
+              "Интерпретатор проверяет объявление при сборке набора (тип параметра, по команде на каждое место, "
+              "каждое общее имя — переменная игрока, а её переключатель — параметр «да/нет»), не принимает "
+              "начальную позицию, где у партнёров разные значения общего, и останавливается с именем правила, "
+              "если партия кончилась, а у партнёров общее разошлось. Если общий — итог записи счёта, в записи "
+              "(а значит, и в `thousand replay`) появляется столбец каждой команды. Пример: "
+              "`variants/players-4/partners.yaml`.",
+    },
     "grammar": {"en": "Grammar", "ru": "Грамматика"},
     "grammar_text": {
         "en": "The Lark grammar, as the parser reads it (`{path}`):",

@@ -47,6 +47,18 @@ SCHEMA_RU: dict[str, str] = {
     "the same fields plus `set`, `overrides`, `change`, `after`, `conflicts` and `requires`.":
         "Одно правило (или тесно связанная группа правил) исполняемого свода «Тысячи». Дополнения (variants/) "
         "пользуются теми же полями и ещё `set`, `overrides`, `change`, `after`, `conflicts` и `requires`.",
+    "The parameter (a list of numbers, one per seat) that gives each seat its team; seats with one number play "
+    "together.":
+        "Параметр (список чисел, по одному на место), который даёт каждому месту его команду; места с одним "
+        "номером играют вместе.",
+    "Per-player state variables a team holds as one, each with the yes/no parameter that shares it: the score "
+    "sheet shows a team's column for its shared total.":
+        "Переменные состояния игрока, общие для команды, и у каждой — параметр «да/нет», который делает её "
+        "общей; если общий итог, в записи счёта у команды свой столбец.",
+    "In one rule of a ruleset: the seats play in teams. The rules read a seat's team with team(s) and "
+    "same_team(a, b), and the engine's teams.":
+        "В одном правиле набора: места играют командами. Правила узнают команду места через team(s) и "
+        "same_team(a, b), а также через переменную движка teams.",
     "The clause's name within its rule; its full name is rule/id.":
         "Имя пункта внутри правила; полное имя — правило/пункт.",
     "Overlays only: run right after this clause (rule/clause).":
@@ -64,8 +76,15 @@ SCHEMA_RU: dict[str, str] = {
         "Параметр-список, все элементы которого должны различаться (названия, которые читатель должен "
         "различать).",
     "The fewest items a list parameter may have.": "Сколько элементов должно быть в параметре-списке хотя бы.",
-    "Overlays only: rule id -> the parts of that rule this overlay changes.":
-        "Только в дополнениях: правило → те его части, которые меняет это дополнение.",
+    "Overlays only: rule id -> the parts of that rule this overlay changes. The overlay is a rule of its own "
+    "besides: the state, marks and clauses it declares are added.":
+        "Только в дополнениях: правило → те его части, которые меняет это дополнение. Кроме того, дополнение — "
+        "самостоятельное правило: объявленные в нём переменные состояния, знаки и пункты добавляются к набору.",
+    "Overlays only: the rule this overlay replaces whole. Its logic, define, actions, state, phases and marks, "
+    "where the overlay gives them, replace the rule's own; its params are added to the rule's.":
+        "Только в дополнениях: правило, которое это дополнение заменяет целиком. Поля дополнения `logic`, "
+        "`define`, `actions`, `state`, `phases` и `marks`, если они в нём есть, заменяют те же поля правила, а "
+        "его `params` добавляются к параметрам правила.",
     "Core only, in one rule: for every trigger, every core clause (rule/clause) in the order they run.":
         "Только в основе и только в одном правиле: для каждого события — все основные пункты "
         "(правило/пункт) в том порядке, в каком они выполняются.",
@@ -220,6 +239,7 @@ def language_page(lang: str) -> str:
                 table([label("signature", lang), label("description", lang)],
                       [[_signature(b, lang), _builtin_doc(b, lang)] for b in REGISTRY.values() if b.kind == kind]),
                 ""]
+    out += [heading(2, label("teams", lang), "teams"), "", label("teams_text", lang), ""]
     out += [heading(2, label("grammar", lang), "grammar"), "", label("grammar_text", lang, path=grammar_path), "",
             fence(grammar, "text"), ""]
     return "\n".join(out + _footer(lang, "from_code"))

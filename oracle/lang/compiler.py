@@ -53,6 +53,7 @@ ENGINE_VARS: dict[str, str] = {
     "deal_no": "int",
     "game_over": "bool",
     "winner": "seat?",
+    "teams": "list[int]",
 }
 
 KEYWORDS = {"let", "if", "then", "elif", "else", "end", "for", "in", "do", "return", "and", "or", "not",

@@ -51,6 +51,27 @@ class ParamDecl:
     min_items: int | None = None
 
 
+@dataclass(frozen=True)
+class Teams:
+    """A declared partnership of seats: the parameter that gives each seat's team, and the per-player
+    state variables the members of a team share, each while a yes/no parameter of the ruleset holds."""
+
+    seats_param: str
+    of_seat: tuple[int, ...]  # each seat's team, as the parameter's value says
+    shared: tuple[tuple[str, str], ...]  # (per-player variable, the bool parameter that shares it)
+    sharing: tuple[str, ...]  # the variables shared in this ruleset: those whose parameter is true
+    rule_id: str
+    where: Location
+
+    def members(self, seat: int) -> list[int]:
+        return [s for s, t in enumerate(self.of_seat) if t == self.of_seat[seat]]
+
+    def groups(self) -> list[list[int]]:
+        """Each team's seats, in the order of their first seat."""
+        firsts = [s for s, t in enumerate(self.of_seat) if t not in self.of_seat[:s]]
+        return [self.members(s) for s in firsts]
+
+
 @dataclass
 class Declarations:
     """Everything a ruleset's rule files declare, by kind, in the files' order."""
@@ -61,6 +82,7 @@ class Declarations:
     defines: dict[str, Define]
     actions: dict[str, ActionDecl]
     marks: dict[str, dict[str, str]]  # mark -> symbol, en, ru
+    teams: Teams | None = None  # None: every seat plays for itself
 
 
 def near(name: str, known: Any) -> str:
@@ -202,6 +224,7 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
     vars_: dict[str, VarDecl] = {}
     defines: dict[str, Define] = {}
     actions: dict[str, ActionDecl] = {}
+    var_where: dict[str, Location] = {}
     for rid, doc in rules.items():
         for ph in doc.get("phases", []) or []:
             if str(ph) not in phases:
@@ -209,8 +232,13 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
                 phase_rule[str(ph)] = rid
         for vname, spec in (doc.get("state") or {}).items():
             where = where_of(vname, doc)
-            if str(vname) in vars_ or str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
+            if str(vname) in vars_:
+                # An overlay's rule keeps the place of the rule it replaces: either may be the one read first.
+                raise RuleFileError(f"state variable {str(vname)!r} is also declared by rule "
+                                    f"{vars_[str(vname)].rule_id} ({var_where[str(vname)]})", where)
+            if str(vname) in params or str(vname) in ENGINE_VARS or str(vname) in KEYWORDS:
                 raise RuleFileError(f"state variable {str(vname)!r} clashes with another name", where)
+            var_where[str(vname)] = where
             vtype = T.normalize(str(spec["type"]))
             if not T.valid(vtype):
                 raise RuleFileError(f"unknown type {str(spec['type'])!r}", where_of(spec["type"], doc))
@@ -263,15 +291,60 @@ def declare(rules: Mapping[str, RuleText], params: Mapping[str, Param], deck: De
                 raise RuleFileError(f"only_while: {str(spec['only_while'])!r} is not a per-player flag, or "
                                     f"{str(vname)!r} is not a per-player value", where_of(spec["only_while"], doc))
     marks: dict[str, dict[str, str]] = {}
-    for doc in rules.values():
+    mark_rule: dict[str, str] = {}
+    for rid, doc in rules.items():
         for mname, spec in (doc.get("marks") or {}).items():
+            if str(mname) in marks:
+                raise RuleFileError(f"mark {str(mname)!r} is also declared by rule {mark_rule[str(mname)]}",
+                                    where_of(mname, doc))
             marks[str(mname)] = {k: str(v) for k, v in spec.items()}
+            mark_rule[str(mname)] = rid
     for decl in actions.values():
         if decl.phase not in phases:
             holder = rules[decl.rule_id]
             raise RuleFileError(f"action {decl.name!r} names unknown phase {decl.phase!r}" + near(decl.phase, phases),
                                 where_of((holder.get("actions") or {}).get(decl.name, {}).get("phase"), holder))
-    return Declarations(phases, phase_rule, vars_, defines, actions, marks)
+    return Declarations(phases, phase_rule, vars_, defines, actions, marks, declare_teams(rules, params, vars_))
+
+
+def declare_teams(rules: Mapping[str, RuleText], params: Mapping[str, Param],
+                  vars_: Mapping[str, VarDecl]) -> Teams | None:
+    """The ruleset's partnership, if a rule declares one (``teams:``): checked and typed here; that the
+    parameter names one team for each seat is checked where the number of seats is known."""
+    holders = [(rid, doc) for rid, doc in rules.items() if doc.get("teams") is not None]
+    if not holders:
+        return None
+    if len(holders) > 1:
+        raise RuleFileError("only one rule may declare the teams; they are declared by "
+                            + ", ".join(rid for rid, _ in holders), where_of(holders[1][1].get("teams")["seats"],
+                                                                             holders[1][1]))
+    rid, doc = holders[0]
+    spec = doc.get("teams")
+    name = spec["seats"]
+    param = params.get(str(name))
+    if param is None or param.type != "list[int]":
+        raise RuleFileError(f"teams.seats: {str(name)!r} is not a parameter of type list[int] (each seat's team)"
+                            + near(str(name), [n for n, p in params.items() if p.type == "list[int]"]),
+                            where_of(name, doc))
+    value = tuple(int(x) for x in param.value)
+    if any(x < 0 for x in value):
+        raise RuleFileError(f"teams.seats: parameter {str(name)!r} numbers the teams from 0, not {list(value)}",
+                            where_of(name, doc))
+    shared: list[tuple[str, str]] = []
+    for vname, flag in (spec.get("shared") or {}).items():
+        var = vars_.get(str(vname))
+        if var is None or var.scope != "seat":
+            raise RuleFileError(f"teams.shared: {str(vname)!r} is not a per-player state variable"
+                                + near(str(vname), [n for n, v in vars_.items() if v.scope == "seat"]),
+                                where_of(vname, doc))
+        fparam = params.get(str(flag))
+        if fparam is None or fparam.type != "bool":
+            raise RuleFileError(f"teams.shared.{vname}: {str(flag)!r} is not a yes/no parameter"
+                                + near(str(flag), [n for n, p in params.items() if p.type == "bool"]),
+                                where_of(flag, doc))
+        shared.append((str(vname), str(flag)))
+    sharing = tuple(v for v, flag in shared if params[flag].value)
+    return Teams(str(name), value, tuple(shared), sharing, rid, where_of(name, doc))
 
 
 def triggers(by_trigger: Mapping[str, Sequence[Clause]], decl: Declarations) -> dict[str, list[Clause]]:

@@ -353,6 +353,32 @@ def round_to(x: int, unit: int) -> int:
     return ((2 * x + unit) // (2 * unit)) * unit
 
 
+# --- teams -----------------------------------------------------------------
+# Each seat's team is the engine's `teams` (a team of its own when the rules declare none): these
+# read it, so one rule text serves a game of partners and a game where everybody plays alone.
+
+def _with_teams(pyname: str) -> Inliner:
+    teams = ast.Subscript(value=ast.Name("V", ast.Load()), slice=_const("teams"), ctx=ast.Load())
+    return lambda d, a: ast.Call(func=ast.Name(pyname, ast.Load()), args=[teams, *a], keywords=[])
+
+
+@register("team", ["seat"], "list[seat]",
+          "The seats of a seat's team, in seat order: the seat alone where the rules declare no teams.",
+          ru="Места команды, в которую входит место, по порядку мест; если команд в правилах нет — само место.",
+          inline=_with_teams("b_team"))
+def team(teams: list[int], s: int) -> list[int]:
+    mine = teams[s]
+    return [t for t, x in enumerate(teams) if x == mine]
+
+
+@register("same_team", ["seat", "seat"], "bool",
+          "Whether two seats play in one team (a seat is in its own team).",
+          ru="Играют ли два места в одной команде (место всегда в своей).",
+          inline=_with_teams("b_same_team"))
+def same_team(teams: list[int], a: int, b: int) -> bool:
+    return teams[a] == teams[b]
+
+
 # --- zones and state (procedures: statements only) -----------------------
 
 @register("move", ["any", "list[any]", "list[any]"], "none",

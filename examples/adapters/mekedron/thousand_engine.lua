@@ -25,11 +25,16 @@ local json = require("json_lines")
 
 -- Command line ------------------------------------------------------------------------------
 local config_name, engine_dir
+-- --as-is: do not give a no-talon deal the talon record the engine scores from (bug 4), to show the bug.
+local as_is = false
 do
     local i = 1
     while arg[i] do
         local a = arg[i]
-        if a == "--engine-dir" then
+        if a == "--as-is" then
+            as_is = true
+            i = i + 1
+        elseif a == "--engine-dir" then
             engine_dir = arg[i + 1]
             i = i + 2
         elseif a:sub(1, 13) == "--engine-dir=" then
@@ -540,6 +545,14 @@ local function do_apply(s, a)
                 return false, reason_of(r)
             end
         end
+        if not as_is and CONFIG.talon.size == 0 and not s._talon and s._auction
+                and s._auction.status ~= "in_progress" then
+            -- Bug 4: with no talon (four_player_a) the session scores a deal from a talon record it never
+            -- makes (app/session.lua:1783-1784 reads self._talon, which :1599-1605 leaves nil) and fails
+            -- at the deal's last card. The driver gives it that record from the auction (its declarer and
+            -- final bid, what the talon would have carried), so that the deal is scored and compared.
+            s._talon = { declarer = s._auction.declarer, final_bid = s._auction.final_bid, status = "done" }
+        end
         r = s:play(p, c)
     else
         return false, "unknown-action"
@@ -593,7 +606,9 @@ local CAPABILITIES = json.object({
         announce = "value = contract: Session:skip_raise(); a higher value: Session:raise(value); raises are "
             .. "listed up to " .. MAX_LISTED .. " though the engine sets no maximum",
         concede = "Session:write_off() (bidding.write_off), offered from taking the talon until the first card is given",
-        play = "marriage = true: Session:declare_marriage(seat, suit) and then Session:play(seat, card)",
+        play = "marriage = true: Session:declare_marriage(seat, suit) and then Session:play(seat, card); with no "
+            .. "talon (four_player_a) the session is first given the talon record it scores from and never makes "
+            .. "(the auction's declarer and final bid)",
         set_state = "score, bolts, barrel_falls, rospis_count and no_win become the engine's running totals, "
             .. "zero-trick, barrel-fall, write-off and no-win-streak counters; a score on the barrel is refused (the engine keeps a barrel entry "
             .. "per player that a score alone does not give)",
