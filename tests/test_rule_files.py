@@ -197,7 +197,9 @@ marks:
   {mark}: {{symbol: "R", en: counted redeal, ru: пересдача учтена}}
 change:
   play.must-trump:
-    drop: []
+    replace:
+      must-trump:
+        message: {{en: "Trump while you have one.", ru: "Козыряйте, пока есть козыри."}}
 logic:
   - id: count
     on: start
