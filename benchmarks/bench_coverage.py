@@ -3,7 +3,7 @@
     python benchmarks/bench_coverage.py [--games 100] [--repeat 3] [FILE ...]
 
 The records are FILEs if given, otherwise ``--games`` whole classic games played as ``thousand play
---seed N`` does (N = 1, 2, ...), in process. Each pass reads every record's text to a verdict: validate as
+--simple --seed N`` does (N = 1, 2, ...), in process. Each pass reads every record's text to a verdict: validate as
 ``thousand validate`` does it (``validate_record``, rulesets cached), coverage as ``thousand coverage``
 does it (``cover_record``, every candidate action weighed at each decision). Times are CPU seconds, the
 median of ``--repeat`` passes after one pass to compile and warm up; the ratio printed is coverage's time
@@ -30,7 +30,7 @@ from oracle.ruleset import load_ruleset  # noqa: E402
 
 
 def played(games: int) -> list[tuple[str, str]]:
-    """Whole classic games, as `thousand play --seed N` plays them."""
+    """Whole classic games, as `thousand play --simple --seed N` plays them (the golden games' bot)."""
     rs = load_ruleset("classic")
     out = []
     for seed in range(1, games + 1):

@@ -35,7 +35,7 @@ def corpus(folder: Path, deals: int) -> tuple[int, int]:
     while total < deals:
         out = folder / f"game-{files:05d}.json"
         with contextlib.redirect_stderr(io.StringIO()):
-            thousand(["play", "--ruleset", "classic", "--seed", str(300_000 + files), "--max-deals",
+            thousand(["play", "--simple", "--ruleset", "classic", "--seed", str(300_000 + files), "--max-deals",
                       str(min(60, deals - total)), "--out", str(out)])
         total += len(json.loads(out.read_text(encoding="utf-8"))["deals"])
         files += 1

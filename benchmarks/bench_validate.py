@@ -2,7 +2,7 @@
 
     python benchmarks/bench_validate.py [--one-deal 1000] [--games 20] [--repeat 3] [--corpus-deals 10000] [--no-cli]
 
-1. Records: one-deal games and whole games played with ``thousand play --ruleset classic --seed N``
+1. Records: one-deal games and whole games played with ``thousand play --simple --ruleset classic --seed N``
    (in process, into a temporary folder), the plain-classic golden records (valid and invalid,
    ``tests/golden/classic/``), ``examples/classic-game.json``, and invalid copies of generated
    records (a card played out of turn or out of hand, a changed bid, a wrong total), so both

@@ -46,8 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     play.add_argument("--players", help="comma-separated player names, clockwise")
     play.add_argument("--max-deals", type=int, default=500, help="stop an unfinished game after this many deals")
-    play.add_argument("--uniform", action="store_true",
+    bots = play.add_mutually_exclusive_group()
+    bots.add_argument("--uniform", action="store_true",
                       help="choose uniformly among legal moves instead of following the rules' play hints")
+    bots.add_argument("--simple", action="store_true",
+                      help="follow the rules' play hints move by move, without playing the deal out first "
+                           "(the golden games' bot: games run to hundreds of deals)")
     play.add_argument("--out", help="write the record to this file instead of standard output")
     play.add_argument("--pretty", action="store_true",
                       help="indent the record, one action per line (the default; kept for older scripts)")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from .arguments import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_UNREADABLE, EXIT_USAGE, build_parser
-from .engine import Game, play_random
+from .engine import Game, choose_lookahead, play_random
 from .errors import InputError, OracleError, OutputError, RulesetError, UsageError
 from .plural import count
 from .records import Recorder
@@ -102,7 +102,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     dealer = rng.randrange(n)  # the lot for the first dealer (deal.first-dealer)
     game = Game(rs, players=n, dealer=dealer, seed=rng.randrange(2**32))
     rec = Recorder(game, players, seed, overlays, params)
-    play_random(game, rng, on_action=rec, hinted=not args.uniform, max_deals=args.max_deals)
+    # By default a bot that plays each deal out before it moves, so that games end as a club's do, in tens
+    # of deals; --simple is the golden games' bot, --uniform no bot at all.
+    bot = None if args.uniform or args.simple else choose_lookahead
+    play_random(game, rng, on_action=rec, hinted=not args.uniform, max_deals=args.max_deals, bot=bot)
     record = rec.finish()
     if args.compact:
         text = json.dumps(record, ensure_ascii=False) + "\n"

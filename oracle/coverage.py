@@ -18,6 +18,7 @@ from typing import Any
 from .cards import NOTATION_PARAMS
 from .conform.candidates import candidates, domains
 from .engine import Action, Game, Rejection
+from .lang import types as T
 from .lang.program import CompiledAction
 from .records import RecordFile, Verdict, is_chance, validate_record
 from .rulecounts import Outcome, RuleCounts
@@ -133,6 +134,28 @@ def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...],
     return payloads, all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom)
 
 
+@dataclass(frozen=True, eq=False)
+class _Weighing:
+    """What weighing one action's candidates needs beside the game, made once per action: whether its
+    candidates depend on the legal actions (a number's legal values and near misses), and the outcome
+    each result of its compiled check stands for."""
+
+    by_legal: bool
+    allowed: Outcome
+    forbidden: tuple[Outcome, ...]  # guard i forbade it
+    outside: Outcome  # a choice outside the action's choices
+
+    def outcome(self, i: int) -> Outcome:
+        return self.allowed if i == -1 else self.forbidden[i] if i >= 0 else self.outside
+
+
+@functools.lru_cache(maxsize=1024)
+def _weighing(ca: CompiledAction) -> _Weighing:
+    return _Weighing(any(T.base(t) == "int" for _, t in ca.decl.fields), (ca, None, None),
+                     tuple((ca, g.clause.rule_id, g.clause.reason or "forbidden") for g in ca.guards),
+                     (ca, ca.decl.rule_id, "not-available"))
+
+
 def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
     """What :func:`decision_checks` finds, as the distinct outcomes the counts need (the action checked,
     and the rule and reason that refused it, or None for a legal one), without wording a rejection for
@@ -140,7 +163,9 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
 
     The same candidates are weighed. The first of each seat's goes through ``Game.check``; when that
     refuses the seat before reading the payload, the seat's other payloads are refused the same way, and
-    otherwise they go straight to the action's compiled guards (what ``Game.check`` asks last)."""
+    otherwise they go straight to the action's compiled guards (what ``Game.check`` asks last). The action
+    taken is among them when it is a candidate: its own check gives the outcome already counted for it.
+    The legal actions are listed only where a number's candidates are made from them."""
     compiled = game.rs.compiled.actions
     rej = game.check(action, typed=True)
     taken = compiled[action.kind]
@@ -149,45 +174,62 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
         return out
     st = game.st
     n_seats = game.v["n_seats"]
-    legal = game.legal_actions()
+    legal: list[Action] | None = None
     for ca in game.c.by_phase.get(game.phase, ()):
         decl = ca.decl
         if is_chance(decl):
             continue
-        doms = domains(game, game.rs, decl.name, legal)
-        if doms is None:
+        weighing = _weighing(ca)
+        if weighing.by_legal:
+            if legal is None:
+                legal = game.legal_actions()
+            doms = domains(game, game.rs, decl.name, legal)
+            if doms is None:
+                continue
+            payloads, typed = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
+        else:
+            payloads, typed = _fixed_payloads(game, ca, n_seats)
+        if not payloads:
             continue
-        payloads, typed = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
         check = ca.check
         for seat in sorted(set(game.actors(decl))):
-            mine = [p for p in payloads if p != action.payload] if (seat, decl.name) == (action.seat,
-                                                                                      action.kind) else payloads
-            if not mine:
-                continue
-            first = game.check(Action(decl.name, seat, mine[0]))
-            out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
-            if first is not None and first.reason in _BEFORE_PAYLOAD:
-                continue  # every other payload of this seat is refused the same way
+            rest = payloads
+            if ca.when is not None or not typed:
+                # A seat the action is not open to now is refused before its payload is read; the action's
+                # seats are those that may act, so nothing else refuses a seat before its payload.
+                first = game.check(Action(decl.name, seat, payloads[0]), typed=typed)
+                out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
+                if first is not None and first.reason in _BEFORE_PAYLOAD:
+                    continue  # every other payload of this seat is refused the same way
+                rest = payloads[1:]
             if not typed:
-                for p in mine[1:]:
+                for p in rest:
                     r = game.check(Action(decl.name, seat, p))
                     out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
                 continue
             try:
-                found = {check(st, seat, p) for p in mine[1:]}
+                found = {check(st, seat, p) for p in rest}
             except Exception:
-                for p in mine[1:]:
+                for p in rest:
                     game.check(Action(decl.name, seat, p))  # raises the rule's runtime error
                 raise
-            for i in found:
-                if i == -1:
-                    out.add((ca, None, None))
-                elif i >= 0:
-                    g = ca.guards[i].clause
-                    out.add((ca, g.rule_id, g.reason or "forbidden"))
-                else:
-                    out.add((ca, decl.rule_id, "not-available"))
+            out.update(map(weighing.outcome, found))
     return out
+
+
+_FIXED: dict[tuple[CompiledAction, int], tuple[list[dict[str, Any]], bool] | None] = {}
+
+
+def _fixed_payloads(game: Game, ca: CompiledAction, n_seats: int) -> tuple[list[dict[str, Any]], bool]:
+    """The candidates of an action with no number among its fields: every card, both flags, every seat,
+    the same at every decision of a game of so many seats."""
+    key = (ca, n_seats)
+    hit = _FIXED.get(key)
+    if hit is None:
+        doms = domains(game, game.rs, ca.decl.name, [])
+        hit = _FIXED[key] = ([], True) if doms is None else _payloads(ca, tuple((f, tuple(d)) for f, d in doms),
+                                                                       n_seats)
+    return hit
 
 
 def counted_replay(rec: RecordFile, counts: RuleCounts, ruleset: str | None,

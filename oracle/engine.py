@@ -684,15 +684,82 @@ def choose_hinted(game: Game, legal: list[Action], rng: random.Random, greed: fl
     return best[rng.randrange(len(best))]
 
 
+# The lookahead bot plays out a deal after at most this many moves of each kind, the best by the hints.
+LOOKAHEAD_OPTIONS = 3
+# It weighs the kinds the random bot makes at least this share as often as its favourite kind: a move
+# the rules' hints make rare (exposing a card while dealing: a misdeal) is one no good player makes.
+LOOKAHEAD_KINDS = 0.1
+# How much winning the game (or seeing another win it) in the deal played out outweighs its points.
+_WIN = 1_000_000
+
+
+def choose_lookahead(game: Game, legal: list[Action], rng: random.Random) -> Action:
+    """A stronger bot, for ``thousand play``: it plays out the rest of the deal after each of a few moves
+    and makes the one that leaves it best off.
+
+    The seat to act is the one the hints' favourite move belongs to; its candidates are, of each kind it
+    may make (but the rare ones, see ``LOOKAHEAD_KINDS``), the ``LOOKAHEAD_OPTIONS`` moves the hints like
+    best. After each, the rest of the deal is played on a copy of the game by the hints alone, seeing
+    every card (a strong bot, not a fair one), and the move whose deal adds most to the seat's total on
+    the score sheet is made; a deal that ends the game counts above any points, for its winner or against
+    the others. Like the hints, it knows nothing of the game beyond what the rule files say: only the
+    sheet's total column and who won."""
+    first = choose_hinted(game, legal, rng, greed=1.0)
+    seat = first.seat
+    decls = game.rs.actions
+    mine = [a for a in legal if a.seat == seat]
+    heaviest = max(decls[a.kind].weight for a in mine)
+    by_kind: dict[str, list[tuple[int, int, Action]]] = {}
+    for i, a in enumerate(mine):
+        if decls[a.kind].weight >= LOOKAHEAD_KINDS * heaviest:
+            by_kind.setdefault(a.kind, []).append((-game.hint(a), i, a))
+    options = [a for moves in by_kind.values() for _, _, a in sorted(moves)[:LOOKAHEAD_OPTIONS]]
+    if len(options) <= 1:
+        return options[0] if options else first
+    total = game.rs.sheet.total
+    before = game.v[total][seat]
+    deals = len(game.sheet)
+    best: tuple[int, Action] | None = None
+    for a in options:
+        g = game.fork()
+        g.apply(a)
+        _play_out_deal(g, rng, deals)
+        value = g.v[total][seat] - before
+        if g.over and g.v["winner"] is not None:
+            value += _WIN if g.v["winner"] == seat else -_WIN
+        if best is None or value > best[0]:
+            best = (value, a)
+    assert best is not None
+    return best[1]
+
+
+def _play_out_deal(game: Game, rng: random.Random, deals: int, max_actions: int = 10_000) -> None:
+    """Play on by the hints until the deal is scored (the sheet has more than ``deals`` rows) or the game ends."""
+    n = 0
+    while not game.over and len(game.sheet) <= deals and n < max_actions:
+        if game.chance_action() is not None:
+            game.apply(game.sample())
+        else:
+            legal = game.legal_actions()
+            if not legal:
+                raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
+            game.apply(choose_hinted(game, legal, rng, greed=1.0))
+        n += 1
+
+
+Chooser = Callable[[Game, list[Action], random.Random], Action]
+
+
 def play_random(game: Game, rng: random.Random, max_actions: int = 100_000,
                 on_action: Callable[[Game, Action], None] | None = None, *, hinted: bool = False,
-                max_deals: int | None = None) -> int:
+                max_deals: int | None = None, bot: Chooser | None = None) -> int:
     """Play legal moves chosen by ``rng`` until the game ends; return the number of actions.
 
-    With ``hinted``, choices follow the rules' play hints (see choose_hinted).
+    With ``hinted``, choices follow the rules' play hints (see choose_hinted); ``bot``, if given, chooses
+    instead (``choose_lookahead``, say).
     """
     n = 0
-    chooser = choose_hinted if hinted else choose_random
+    chooser = bot if bot is not None else choose_hinted if hinted else choose_random
     while not game.over and n < max_actions:
         if max_deals is not None and len(game.sheet) >= max_deals:
             break

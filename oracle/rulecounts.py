@@ -26,15 +26,49 @@ Outcome = tuple[CompiledAction, str | None, str | None]
 
 
 class RuleCounts:
-    """Per rule id: how often its clauses ran (``ran``) and fired (``fired``)."""
+    """Per rule id: how often its clauses ran (``ran``) and fired (``fired``).
+
+    What is counted at each effect and each decision is tallied by its kind first (this effect, changed
+    or not; this pair of rule sets) and spread over the rule ids only when the counts are read: a record
+    makes hundreds of thousands of such counts, but only some hundred kinds of them."""
 
     def __init__(self) -> None:
-        self.ran: Counter[str] = Counter()
-        self.fired: Counter[str] = Counter()
+        self._ran: Counter[str] = Counter()
+        self._fired: Counter[str] = Counter()
+        self._effects: Counter[tuple[Effect, bool]] = Counter()  # (effect, whether it changed the game) -> times
+        self._sets: Counter[tuple[frozenset[str], frozenset[str]]] = Counter()  # (rules ran, rules fired) -> times
+        # The distinct outcomes of one decision -> the rules that decision ran and fired.
+        self._decisions: dict[frozenset[Outcome], tuple[frozenset[str], frozenset[str]]] = {}
         self._deps: dict[Guard | Effect, frozenset[str]] = {}  # compiled clause -> the rules it is credited to
         # (compiled action, refusing rule, reason) -> the rules one such check ran and fired: a check's
         # outcome decides them, and the harness counts tens of checks at every step.
         self._outcomes: dict[tuple[Any, ...], tuple[frozenset[str], frozenset[str]]] = {}
+
+    @property
+    def ran(self) -> Counter[str]:
+        self._spread()
+        return self._ran
+
+    @property
+    def fired(self) -> Counter[str]:
+        self._spread()
+        return self._fired
+
+    def _spread(self) -> None:
+        """Turn the tallies into counts per rule id."""
+        ran, fired = self._ran, self._fired
+        for (effect, changed), n in self._effects.items():
+            for r in self._credit(effect, effect.rule_id, effect.deps):
+                ran[r] += n
+                if changed:
+                    fired[r] += n
+        self._effects.clear()
+        for (these_ran, these_fired), n in self._sets.items():
+            for r in these_ran:
+                ran[r] += n
+            for r in these_fired:
+                fired[r] += n
+        self._sets.clear()
 
     def _credit(self, clause: Guard | Effect, rule_id: str, deps: set[str]) -> frozenset[str]:
         found = self._deps.get(clause)
@@ -46,22 +80,13 @@ class RuleCounts:
         """The interpreter's tracer (``Game(tracer=...)``): one effect ran, with the state before and after.
 
         Returns the state after, pickled (the interpreter's next state before)."""
-        rules = self._credit(effect, effect.rule_id, effect.deps)
         now = pickle.dumps(after, 5)
-        changed = before != now
-        for r in rules:
-            self.ran[r] += 1
-            if changed:
-                self.fired[r] += 1
+        self._effects[effect, before != now] += 1
         return now
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""
-        ran, fired = self._outcome(action, rejection)
-        for r in ran:
-            self.ran[r] += 1
-        for r in fired:
-            self.fired[r] += 1
+        self._sets[self._outcome(action, rejection)] += 1
 
     def decision(self, checks: list[tuple[CompiledAction, Rejection | None]]) -> None:
         """Several checks made at one point of a game (the action taken and those that could have been):
@@ -72,16 +97,17 @@ class RuleCounts:
 
     def decision_of(self, outcomes: set[Outcome]) -> None:
         """:meth:`decision` given the distinct outcomes of the checks made at one point."""
-        ran: set[str] = set()
-        fired: set[str] = set()
-        for key in outcomes:
-            these_ran, these_fired = self._counted(key)
-            ran |= these_ran
-            fired |= these_fired
-        for r in ran:
-            self.ran[r] += 1
-        for r in fired:
-            self.fired[r] += 1
+        key = frozenset(outcomes)
+        hit = self._decisions.get(key)
+        if hit is None:
+            ran: set[str] = set()
+            fired: set[str] = set()
+            for outcome in key:
+                these_ran, these_fired = self._counted(outcome)
+                ran |= these_ran
+                fired |= these_fired
+            hit = self._decisions[key] = (frozenset(ran), frozenset(fired))
+        self._sets[hit] += 1
 
     def _outcome(self, action: CompiledAction, rejection: Rejection | None) -> tuple[frozenset[str], frozenset[str]]:
         return self._counted((action, None, None) if rejection is None else (action, rejection.rule_id,
@@ -98,7 +124,7 @@ class RuleCounts:
 
     def reading(self, rule_id: str) -> None:
         """A rule whose values were used to read a record (the pack, the seats, the card notation) ran."""
-        self.ran[rule_id] += 1
+        self._ran[rule_id] += 1
 
 
 def _one_check(outcome: Outcome, ran: set[str], fired: set[str], credit: Any) -> None:

@@ -5,6 +5,7 @@ Which values are its columns is stated in the rules (``spec/scoring/sheet.yaml``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import UsageError
@@ -49,8 +50,12 @@ def parse_range(text: str) -> tuple[int, int | None]:
 
 def symbol(rs: Ruleset, mark: str, lang: str) -> str:
     """The mark's symbol as written in ``lang``: in English its Latin one where Russian players draw a letter."""
-    spec = rs.marks.get(mark, {})
-    return spec.get("symbol_en" if lang == "en" else "symbol") or spec.get("symbol") or mark[:1]
+    return mark_symbol(rs.marks.get(mark, {}), mark, lang)
+
+
+def mark_symbol(spec: Mapping[str, Any], mark: str, lang: str) -> str:
+    """:func:`symbol` of a mark as its rule file declares it (``spec``: its entry under ``marks:``)."""
+    return str(spec.get("symbol_en" if lang == "en" else "symbol") or spec.get("symbol") or mark[:1])
 
 
 def team_columns(rs: Ruleset, n_players: int) -> list[list[int]]:

@@ -417,3 +417,20 @@ def test_player_pages_render_in_chromium(served: str, browser: Browser) -> None:
                 assert "figures/examples/play/must-trump.svg" in dom
             else:
                 assert all(pid in dom for pid in lib.presets)
+
+
+def test_the_score_sheet_and_the_rule_pages_draw_each_mark_with_the_symbol_of_the_pages_language() -> None:
+    """An English page draws the Latin symbol a mark declares (B for the barrel), a Russian page the Russian one (Б)."""
+    rs = load_ruleset(CONFIG["ruleset"])
+    rec = read_record(DATA / CONFIG["record"])
+    marks = {m for d in judge(rec).game.sheet for m, _ in d["marks"]}
+    latin = [m for m in marks if rs.marks[m].get("symbol_en", rs.marks[m]["symbol"]) != rs.marks[m]["symbol"]]
+    assert latin, "the example game shows no mark whose symbol differs between the languages"
+    for lang, key in (("en", "symbol_en"), ("ru", "symbol")):
+        sheet = _figure("sheet", lang)
+        for m in latin:
+            assert f"{rs.marks[m][key]}  {rs.marks[m][lang]}" in sheet, (lang, m)
+    barrel = _rule_page("barrel.threshold")
+    assert f"**{rs.marks['barrel-mount']['symbol_en']}**" in barrel
+    assert f"**{rs.marks['barrel-mount']['symbol']}**" in _rule_page("barrel.threshold", "ru")
+    assert f"**{rs.marks['barrel-mount']['symbol']}**" not in barrel

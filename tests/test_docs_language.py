@@ -128,7 +128,6 @@ def test_every_text_field_of_every_rule_file_has_both_languages() -> None:
 
 _AUTHORS = '??? info "Для авторов правил"'
 _CODE_HEAD = "## Код на языке правил"
-_DOSSIER = re.compile(r"^## Что говорит источник.*?(?=^## )", re.S | re.M)
 _SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
 
@@ -136,9 +135,7 @@ def _players_part(text: str) -> str:
     """What a player reads of a rule or preset page: up to the rule's code or the block for rule authors."""
     text = _FENCE.sub("\n", _FRONT.sub("", text))
     ends = [i for i in (text.find(_CODE_HEAD), text.find(_AUTHORS)) if i >= 0]
-    # The preset's dossier (oracle/docgen/dossier.py) is being rewritten elsewhere; drop this exception once
-    # it shows values through labels.value_label like the rest of the page.
-    return _DOSSIER.sub("", text[:min(ends)] if ends else text)
+    return text[:min(ends)] if ends else text
 
 
 def test_player_pages_keep_ids_and_raw_values_for_rule_authors() -> None:

@@ -13,8 +13,9 @@ from typing import Any
 
 from ..dossier import Answer, How, Kind, Row, by_overlay, cites_source, rows
 from ..ruleset import load_ruleset
-from .md import code, heading, link, plain, prose, show, table
-from .rules import SOURCES_PAGE, cite, tr
+from .labels import value_label
+from .md import code, heading, link, plain, prose, table
+from .rules import SOURCES_PAGE, cite, meaning, tr
 from .site import Preset, Site
 
 # The dossier's own headings and column names. They are kept beside the only code that
@@ -99,19 +100,17 @@ def _note_cell(entry: dict[str, Any], lang: str) -> str:
 
 def dossier_section(site: Site, preset: Preset, lang: str) -> list[str]:
     """The dossier's Markdown: the preset's own choices, every verdict-changing rule, what it leaves out."""
-    page, doc, res = preset.page, preset.doc, preset.resolved
+    page, doc = preset.page, preset.doc
     dossier = {str(k): plain(v) for k, v in (doc.get("dossier") or {}).items()}
     out = [heading(2, _w("title", lang), "dossier"), ""]
     choices = []
     for oid in (str(o) for o in doc.get("overlays") or []):
         ov = site.rule(oid)
-        does = (f"[{tr(plain(ov.doc.get('title')), lang)}]({link(page, ov.page)}) ({code(oid)})" if ov
-                else code(oid))
+        does = f"[{tr(plain(ov.doc.get('title')), lang)}]({link(page, ov.page)})" if ov else code(oid)
         entry = _own_entry(dossier, oid)
         choices.append([_source_cell(entry, lang), does, _note_cell(entry, lang)])
     for name, value in (doc.get("set") or {}).items():
-        decl = res.params.get(str(name))
-        does = f"{code(name)} = {code(show(value))}" + (f": {decl.doc.get(lang) or decl.doc['en']}" if decl else "")
+        does = _setting(site, preset, str(name), value, lang)
         entry = _own_entry(dossier, str(name))
         choices.append([_source_cell(entry, lang), does, _note_cell(entry, lang)])
     if choices:
@@ -159,18 +158,38 @@ def _rules_section(site: Site, preset: Preset, lang: str) -> list[str]:
         for rid in off:
             entry = site.rule(rid)
             title = f"[{tr(plain(entry.doc.get('title')), lang)}]({link(page, entry.page)})" if entry else code(rid)
-            ov = site.rule(switched[rid])
-            name = f"[{code(switched[rid])}]({link(page, ov.page)})" if ov else code(switched[rid])
-            out.append(f"- {title} ({code(rid)}): {_w('switched_off', lang, overlay=name)}")
+            by = _overlay_name(site, preset, switched[rid], lang)
+            out.append(f"- {title}: {_w('switched_off', lang, overlay=by)}")
         out.append("")
     return out
 
 
-def _values(res: Any, rule_id: str, changed_only: bool = False) -> str:
+def _setting(site: Site, preset: Preset, name: str, value: Any, lang: str) -> str:
+    """A parameter and its value as a player says them («кто снимает колоду: игрок слева от сдающего»),
+    the parameter linked to its rule's page; its name and raw value are for the block for rule authors."""
+    decl = preset.resolved.params.get(name)
+    if decl is None:
+        return f"{code(name)}: {value_label(name, value, lang)}"
+    entry = site.rule(decl.rule_id)
+    what = meaning(decl.doc, lang)
+    if entry is not None:
+        what = f"[{what}]({link(preset.page, entry.page, 'parameters')})"
+    return f"{what}: {value_label(name, value, lang)}"
+
+
+def _values(preset: Preset, rule_id: str, lang: str, changed_only: bool = False) -> str:
     """The rule's parameters with this ruleset's values (only those off the default, if asked)."""
-    parts = [f"{code(n)} = {code(show(res.values[n]))}" for n, d in res.params.items()
+    res = preset.resolved
+    parts = [f"{meaning(d.doc, lang)}: {value_label(n, res.values[n], lang)}"
+             for n, d in res.params.items()
              if d.rule_id == rule_id and (not changed_only or plain(res.values[n]) != plain(d.default))]
-    return ", ".join(parts)
+    return "; ".join(parts)
+
+
+def _overlay_name(site: Site, preset: Preset, oid: str, lang: str) -> str:
+    """An overlay by its title, linked to its page."""
+    ov = site.rule(oid)
+    return f"[{tr(plain(ov.doc.get('title')), lang)}]({link(preset.page, ov.page)})" if ov else code(oid)
 
 
 def _rule_row(site: Site, preset: Preset, row: Row, lang: str) -> list[str]:
@@ -178,12 +197,14 @@ def _rule_row(site: Site, preset: Preset, row: Row, lang: str) -> list[str]:
     p, a = row.point, row.answer
     entry = site.rule(p.rule)
     if p.kind is Kind.PARAMETER:
-        rule = code(p.key) + (f" ([{p.rule}]({link(page, entry.page, 'parameters')}))" if entry else "")
-        does = f"{code(p.key)} = {code(show(res.values[p.key]))}"
+        decl = res.params[p.key]
+        rule = (f"[{meaning(decl.doc, lang)}]({link(page, entry.page, 'parameters')})" if entry
+                else meaning(decl.doc, lang))
+        does = value_label(p.key, res.values[p.key], lang)
     else:
-        rule = (f"[{tr(plain(entry.doc.get('title')), lang)}]({link(page, entry.page)}) ({code(p.key)})" if entry
-                else code(p.key))
-        does = _values(res, p.key, changed_only=True) or _w("as_written", lang)
+        rule = (f"[{tr(plain(entry.doc.get('title')), lang)}]({link(page, entry.page)})" if entry
+                else _overlay_name(site, preset, p.key, lang))
+        does = _values(preset, p.key, lang, changed_only=True) or _w("as_written", lang)
     if a is None:
         unchecked = "unchecked" if cites_source(res.library, preset.id) else "unchecked_engine"
         return [rule, f"*{_w(unchecked, lang)}*", does, ""]
@@ -195,7 +216,9 @@ def _rule_row(site: Site, preset: Preset, row: Row, lang: str) -> list[str]:
         return [rule, _w("rule_file", lang, lines=lines) if lines else "", does, ""]
     source = _source_cell(a.entry, lang)
     if a.preset != preset.id:
-        source += f" ({_w('inherited', lang, preset=code(a.preset))})"
+        parent = next((q for q in site.presets if q.id == a.preset), None)
+        name = f"[{tr(plain(parent.doc.get('title')), lang)}]({link(page, parent.page)})" if parent else code(a.preset)
+        source += f" ({_w('inherited', lang, preset=name)})"
     note = _note_cell(a.entry, lang)
     if a.how is How.DECISION:
         kept = a.entry.get("kept") or plain(res.rules[p.rule].get("sources") if p.rule in res.rules else None)
@@ -207,10 +230,9 @@ def _rule_row(site: Site, preset: Preset, row: Row, lang: str) -> list[str]:
 def _overlay_does(site: Site, preset: Preset, key: str, a: Answer, lang: str) -> str:
     res = preset.resolved
     oid = str(a.key)
-    ov = site.rule(oid)
-    name = f"[{code(oid)}]({link(preset.page, ov.page)})" if ov else code(oid)
+    name = _overlay_name(site, preset, oid, lang)
     if key in res.params:
-        return _w("set_by", lang, overlay=name) + f": {code(key)} = {code(show(res.values[key]))}"
+        return _w("set_by", lang, overlay=name) + f": {value_label(key, res.values[key], lang)}"
     replaced = key in res.rules and res.rules[key].replaced_by
     lib_ov = res.library.overlays.get(oid)
     empty = lib_ov is not None and not (lib_ov.get("logic") or [])

@@ -21,6 +21,7 @@ from ..engine import Action, Game
 from ..errors import OracleError
 from ..records import judge, read_record, record_request
 from ..ruleset import Ruleset, load_ruleset
+from ..sheet import mark_symbol
 from .md import LANG_SUFFIX, code, link, page_file, plain, table
 from .rules import SEARCH_BOOST_HOWTO, search_boost
 from .site import Site
@@ -327,7 +328,7 @@ def _tricks(w: Words, d: DealStory) -> Picture:
 def _sheet(g: GameStory, w: Words) -> Picture:
     rs, players = g.rs, g.players
     cols = rs.sheet
-    symbol = {m: str(x.get("symbol", m)) for m, x in rs.marks.items()}
+    symbol = {m: mark_symbol(x, m, w.lang) for m, x in rs.marks.items()}
     rows = []
     for row in g.sheet:
         decl = row.get(cols.declarer)

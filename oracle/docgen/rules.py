@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from ..sheet import mark_symbol
 from ..sources import cite_lines, load_sources, merge_ranges, short_name
 from .examples import choose, guard_reasons, rule_example, word
 from .labels import label, value_label
@@ -288,7 +289,7 @@ def _marks_section(rule: RuleEntry, lang: str) -> list[str]:
     marks = plain(rule.doc.get("marks") or {})
     if not marks:
         return []
-    rows = [[f"**{m.get('symbol', '')}**", tr(m, lang)] for m in marks.values()]
+    rows = [[f"**{mark_symbol(m, name, lang)}**", tr(m, lang)] for name, m in marks.items()]
     return [heading(2, label("marks", lang), "marks"), "",
             table([label("symbol", lang), label("meaning", lang)], rows), ""]
 
