@@ -109,8 +109,8 @@ class IllegalAction(OracleError):
 # Called after each effect a traced game runs: (the effect, the state before it pickled, the state
 # now). It may hand back the state now pickled (pickle.dumps(state, 5)) when it made those bytes and
 # left the state as it was, which saves the next effect a pickling; NO_STATE when it keeps what it
-# needs itself and does not read the state before (the next effects of the trigger get NO_STATE);
-# or None.
+# needs itself and does not read the state before, from then on (the game's next effects get NO_STATE,
+# in this trigger and the next ones); or None.
 Tracer = Callable[[Effect, bytes, dict[str, Any]], bytes | None]
 NO_STATE = b""
 
@@ -156,6 +156,9 @@ class Game:
         # When set, called after each effect with (the effect, the state before pickled, the state
         # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
         self.tracer = tracer
+        # The tracer that said it reads no state before (it handed back NO_STATE), by identity: the
+        # game stops pickling the state for it at each trigger.
+        self._blind: Tracer | None = None
 
     def _state_values(self, values: Mapping[str, Sequence[Any]]) -> None:
         """Set the stated per-player game variables of the starting position, each checked: a variable the
@@ -469,7 +472,7 @@ class Game:
                 clause = self._failed_clause(trigger.run, exc, on)
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
-        before: bytes | None = None
+        before: bytes | None = NO_STATE if tracer is self._blind else None
         for effect in effects:
             if before is None:
                 before = pickle.dumps(st.v, 5)
@@ -480,6 +483,8 @@ class Game:
             # Nothing runs between two effects of a trigger: the state the tracer pickled after this
             # one, if it hands it back, is the next one's state before.
             before = tracer(effect, before, st.v)
+            if before is NO_STATE:
+                self._blind = tracer
 
     def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str) -> Clause | None:
         """The effect clause that raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of

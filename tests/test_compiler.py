@@ -58,3 +58,51 @@ def test_a_sample_that_failed_to_compile_lends_no_permission_to_the_next_piece()
         comp.guard_fns([], [], [("random_int(0, 1) > 0", "rule.guard")], Scope(), [])
     with pytest.raises(RuleFileError, match=r"'return' is only allowed.*\(in rule rule.effect\)"):
         comp.block_fn("return 1", "rule.effect", Scope(), EFFECT_ARGS)
+
+
+# Library calls the compiler writes in line (or walks without building the list), each with what the
+# library's own function gives; xs and k are state variables, so nothing is worked out at compile time.
+_INLINED = [
+    ("position(xs, k)", lambda xs, k: xs.index(k) if k in xs else -1),
+    ("position([3, 1, 4, 1], k)", lambda xs, k: [3, 1, 4, 1].index(k) if k in (3, 1, 4, 1) else -1),
+    ("position(xs, k % 3 + 1)", lambda xs, k: xs.index(k % 3 + 1) if k % 3 + 1 in xs else -1),
+    ("first(xs) + last(xs) * 10", lambda xs, k: xs[0] + xs[-1] * 10),
+    ("min([k, 3]) + max([k, 1, len(xs)])", lambda xs, k: min(k, 3) + max(k, 1, len(xs))),
+    ("min([k]) + max(xs)", lambda xs, k: k + max(xs)),
+    ("k in range(1, len(xs) + 2, 2)", lambda xs, k: k in list(range(1, len(xs) + 2, 2))),
+    ("k not in range(len(xs), 3)", lambda xs, k: k not in list(range(len(xs), 3))),
+    ("sum([c for c in range(k, 9, 3)])", lambda xs, k: sum(range(k, 9, 3))),
+    ("k in range(5, 0, -1) or k in range(len(xs), 9, 0)", lambda xs, k: False),  # the library: no such list
+    ("[c * 10 + k for c in [x for x in xs where x > k] where c != 2]",
+     lambda xs, k: [c * 10 + k for c in xs if c > k and c != 2]),
+    ("len([c for c in [x for x in [y for y in xs where y > 0] where x < k]])",
+     lambda xs, k: len([c for c in xs if 0 < c < k])),
+]
+
+
+def test_library_calls_written_in_line_give_what_the_library_gives():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    deck = DeckShape(("9", "J", "Q", "K", "10", "A"), ("S", "C", "D", "H"))
+    vars_ = {"xs": VarDecl("xs", "list[int]", "game", "game", [], False, False, "rule.xs"),
+             "k": VarDecl("k", "int", "game", "game", 0, False, False, "rule.k")}
+    comp = Compiler(Env(deck, vars_, {}, {}, {"play"}))
+    fns = [(text, comp.expr_fn(text, "rule.x", Scope(), None, SAMPLE_ARGS), want) for text, want in _INLINED]
+    comp.build("<test>")
+    assert not any("b_position" in f.fn.__code__.co_names for _, f, _ in fns[:3])  # written in line
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.integers(-1, 5), max_size=5), st.integers(-1, 6))
+    def agree(xs, k):
+        state = SimpleNamespace(v={"xs": xs, "k": k}, rng=random.Random(1), set_by={})
+        for text, handle, want in fns:
+            try:
+                expected = want(xs, k)
+            except (IndexError, ValueError) as exc:  # first, last, max of nothing: the same error
+                with pytest.raises(type(exc)):
+                    handle.fn(state, 0)
+                continue
+            assert handle.fn(state, 0) == expected, (text, xs, k)
+
+    agree()

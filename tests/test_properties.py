@@ -245,3 +245,29 @@ def test_a_restored_position_undoes_what_was_played_after_it(seed, moves):
     play_random(b, random.Random(seed + 2), max_actions=30)
     assert a.to_json() == b.to_json()
     assert Game.at(pos).to_json() == before
+
+
+def test_a_tracer_is_handed_the_state_before_each_effect_until_it_says_it_reads_none():
+    # A tracer that hands back NO_STATE keeps what it needs itself: from then on the game gives it
+    # NO_STATE as the state before (no pickling of the whole state per trigger); one that hands back
+    # the state's bytes, or None, gets the true state before every time.
+    import pickle
+
+    from oracle.engine import NO_STATE
+
+    rs = load_ruleset("classic")
+    seen: dict[str, list[bool]] = {"blind": [], "reading": []}
+
+    def blind(effect, before, after):
+        seen["blind"].append(before == NO_STATE)
+        return NO_STATE
+
+    def reading(effect, before, after):
+        seen["reading"].append(before != NO_STATE and isinstance(pickle.loads(before), dict))
+        return None
+
+    for tracer in (blind, reading):
+        game = Game(rs, seed=3, tracer=tracer)
+        play_random(game, random.Random(3), max_actions=40)
+    assert len(seen["blind"]) > 10 and seen["blind"][0] is False and all(seen["blind"][1:])
+    assert len(seen["reading"]) > 10 and all(seen["reading"])

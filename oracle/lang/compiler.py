@@ -244,6 +244,7 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
 # i of a fused trigger is on line i + 1 (an action has far fewer effects than this).
 GUARD_LINE = 100_000
 
+_RANGE = _global(REGISTRY["range"])  # the library's range, which the generated code calls by this name
 UNSET_NAME = "_unset"  # the generated module's marker of a memo not worked out yet
 _UNSET = object()
 _SCOPES = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
@@ -542,7 +543,7 @@ class Compiler:
         # A flag's choices being both values, its type says it all (payloads are type-checked first).
         implied = {ast.dump(x) for t in tests for x in _outside_tests(t)}
         for j, ((f, ftype), dom) in enumerate(zip(fields, dom_nodes, strict=False)):
-            outside = ast.Compare(left=_name(f"p_{f}"), ops=[ast.NotIn()], comparators=[dom])  # the loop's node too
+            outside = ast.Compare(left=_name(f"p_{f}"), ops=[ast.NotIn()], comparators=[_walked(dom)])
             both_flags = (T.normalize(ftype) == "bool" and isinstance(dom, (ast.Tuple, ast.List))
                           and {type(e.value) for e in dom.elts if isinstance(e, ast.Constant)} == {bool}
                           and {e.value for e in dom.elts if isinstance(e, ast.Constant)} == {False, True})
@@ -568,7 +569,7 @@ class Compiler:
         inner.append(ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))
         loop: list[ast.stmt] = inner
         for (f, _), dom in reversed(list(zip(fields, dom_nodes, strict=False))):
-            loop = [ast.For(target=_name(f"p_{f}", True), iter=dom, body=loop, orelse=[])]
+            loop = [ast.For(target=_name(f"p_{f}", True), iter=_walked(dom), body=loop, orelse=[])]
         if not fields:
             loop = inner
         leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())),
@@ -742,7 +743,7 @@ class Translator:
             py = f"l_{name}_{next(self.counter)}"
             inner.bind(str(name), "local", py, T.elem(it.type))
             stmts = self.block(body, inner) or [ast.Pass()]
-            return [ast.For(target=_name(py, True), iter=it.node, body=stmts, orelse=[])]
+            return [ast.For(target=_name(py, True), iter=_walked(it.node), body=stmts, orelse=[])]
         if k == "call_stmt":
             name, args = t.children
             assert isinstance(name, Token)
@@ -753,7 +754,10 @@ class Translator:
                 raise self.error(name, f"'{name}' computes a value; a statement must change something "
                                        f"(use it in an expression)")
             v = self._call_builtin(b, name, args, scope, t)
-            return [ast.Expr(value=v.node)]
+            # A procedure inlined as several calls (move: remove, then append) is one statement each:
+            # the same calls in the same order, without a tuple built of their results.
+            steps = v.node.elts if isinstance(v.node, ast.Tuple) else [v.node]
+            return [ast.Expr(value=step) for step in steps]
         if k == "return_stmt":
             if not self.mode.allow_return:
                 raise self.error(t.meta, "'return' is only allowed in a definition or a sample")
@@ -904,7 +908,14 @@ class Translator:
                 raise self.error(cond.meta, f"'where' needs a condition, not {c.type}")
             if not (c.const and c.value):
                 ifs.append(c.node)
-        gen = ast.comprehension(target=_name(py, True), iter=it.node, ifs=ifs, is_async=0)
+        source = it.node
+        picked = _filtered(source)
+        if picked is not None:
+            # [f(y) for y in [x for x in xs if p(x)]] as [f(y) for y in xs if p(y)]: one loop, no list
+            # between. Nothing changes while an expression is worked out, so the order of reads is free.
+            source, tests = picked.iter, [_renamed(c, _target(picked), py) for c in picked.ifs]
+            ifs = tests + ifs
+        gen = ast.comprehension(target=_name(py, True), iter=_walked(source), ifs=ifs, is_async=0)
         return Val(ast.ListComp(elt=e.node, generators=[gen]), T.list_of(e.type))
 
     def e_if_expr(self, t: Tree, scope: Scope) -> Val:
@@ -987,7 +998,8 @@ class Translator:
             raise self.error(t.meta, f"cannot look for {a.type} in a list of {T.elem(b.type)}")
         if a.const and b.const:
             return Val(_c((a.value in b.value) != negate), "bool")
-        return Val(ast.Compare(left=a.node, ops=[ast.NotIn() if negate else ast.In()], comparators=[b.node]), "bool")
+        return Val(ast.Compare(left=a.node, ops=[ast.NotIn() if negate else ast.In()],
+                               comparators=[_walked(b.node)]), "bool")
 
     def e_in_(self, t: Tree, scope: Scope) -> Val:
         return self._membership(t, scope, False)
@@ -1199,6 +1211,44 @@ def _int_lists(a: str, b: str) -> bool:
 
 def _is_none(v: Val) -> bool:
     return isinstance(v.node, ast.Constant) and v.node.value is None
+
+
+def _walked(node: ast.expr) -> ast.expr:
+    """A list only looked in or walked through: ``range(a, b)`` itself rather than the library's
+    ``range``, which builds the list (membership in a range is arithmetic). Only for a step the list
+    and Python's range agree on, none or a positive constant (the library's is empty otherwise)."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == _RANGE
+            and not node.keywords and 2 <= len(node.args) <= 3
+            and (len(node.args) == 2 or (isinstance(step := node.args[2], ast.Constant)
+                                         and type(step.value) is int and step.value > 0))):
+        return ast.Call(func=_name("range"), args=node.args, keywords=[])
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "list"
+            and len(node.args) == 1 and not node.keywords and isinstance(arg := node.args[0], ast.Call)
+            and isinstance(arg.func, ast.Name) and arg.func.id == "range"):
+        return arg  # the pack, list(range(24)), walked
+    return node
+
+
+def _filtered(node: ast.expr) -> ast.comprehension | None:
+    """The one loop of ``[x for x in xs if ...]``, a comprehension that only picks items."""
+    if (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(node.elt, ast.Name)
+            and isinstance(node.generators[0].target, ast.Name) and node.elt.id == node.generators[0].target.id):
+        return node.generators[0]
+    return None
+
+
+def _target(gen: ast.comprehension) -> str:
+    assert isinstance(gen.target, ast.Name)
+    return gen.target.id
+
+
+def _renamed(node: ast.expr, old: str, new: str) -> ast.expr:
+    """A copy of ``node`` reading ``new`` where it read ``old`` (generated names, unique in a module)."""
+    out = copy.deepcopy(node)
+    for sub in ast.walk(out):
+        if isinstance(sub, ast.Name) and sub.id == old:
+            sub.id = new
+    return out
 
 
 def _as_list(node: ast.expr) -> ast.expr:

@@ -104,6 +104,55 @@ def _place(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _cheap(node: ast.expr) -> bool:
+    """An expression that costs little to work out twice: names, constants, arithmetic and
+    subscripts of them (a rule expression changes nothing, so twice gives the same value)."""
+    if isinstance(node, (ast.Name, ast.Constant)):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _cheap(node.left) and _cheap(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return _cheap(node.operand)
+    if isinstance(node, ast.Subscript):
+        return _cheap(node.value) and _cheap(node.slice)
+    return False
+
+
+def _constants(node: ast.expr) -> bool:
+    return isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) for e in node.elts)
+
+
+def _spread(pyname: str) -> Inliner:
+    """``min([a, b])`` as ``min(a, b)``: no list built. A list of one item is left to the call (``min(a)``
+    would look inside ``a``)."""
+    def inline(d: DeckShape, a: list[ast.expr]) -> ast.expr:
+        xs = a[0]
+        if isinstance(xs, ast.List) and len(xs.elts) >= 2 and not any(isinstance(e, ast.Starred) for e in xs.elts):
+            return ast.Call(func=ast.Name(pyname, ast.Load()), args=list(xs.elts), keywords=[])
+        return ast.Call(func=ast.Name(pyname, ast.Load()), args=list(a), keywords=[])
+    return inline
+
+
+def _position(d: DeckShape, a: list[ast.expr]) -> ast.expr | None:
+    """``xs.index(x) if x in xs else -1``, where reading both twice costs little: a list of constants
+    (a tuple, which Python keeps as one constant), or a name, looked in for a cheap expression."""
+    xs, x = a
+    if _constants(xs):
+        assert isinstance(xs, (ast.List, ast.Tuple))
+        xs = ast.Tuple(elts=list(xs.elts), ctx=ast.Load())
+    elif not isinstance(xs, ast.Name):
+        return None
+    if not _cheap(x):
+        return None
+    index = ast.Call(func=ast.Attribute(xs, "index", ast.Load()), args=[x], keywords=[])
+    return ast.IfExp(test=ast.Compare(left=x, ops=[ast.In()], comparators=[xs]), body=index,
+                     orelse=ast.UnaryOp(op=ast.USub(), operand=_const(1)))
+
+
+def _item(i: int) -> Inliner:
+    return lambda d, a: ast.Subscript(value=a[0], slice=_const(i), ctx=ast.Load())
+
+
 # --- cards -----------------------------------------------------------------
 
 @register("suit", ["card"], "suit", "The suit of a card.",
@@ -242,14 +291,14 @@ def _all(xs: list[bool]) -> bool:
 
 @register("min", ["list[int]"], "int", "The smallest number of a non-empty list.",
           ru="Наименьшее число непустого списка.",
-          inline=_direct("min"))
+          inline=_spread("min"))
 def _min(xs: list[int]) -> int:
     return min(xs)
 
 
 @register("max", ["list[int]"], "int", "The largest number of a non-empty list.",
           ru="Наибольшее число непустого списка.",
-          inline=_direct("max"))
+          inline=_spread("max"))
 def _max(xs: list[int]) -> int:
     return max(xs)
 
@@ -266,7 +315,7 @@ def argmax(xs: list[Any]) -> int:
 
 
 @register("position", ["list[any]", "any"], "int", "The position of an item in a list, or -1 if it is absent.",
-          ru="Позиция элемента в списке или −1, если его там нет.")
+          ru="Позиция элемента в списке или −1, если его там нет.", inline=_position)
 def position(xs: list[Any], x: Any) -> int:
     try:
         return xs.index(x)
@@ -289,13 +338,13 @@ def _sorted(xs: list[Any]) -> list[Any]:
 
 
 @register("first", ["list[any]"], "elem:0", "The first item of a non-empty list.",
-          ru="Первый элемент непустого списка.")
+          ru="Первый элемент непустого списка.", inline=_item(0))
 def _first(xs: list[Any]) -> Any:
     return xs[0]
 
 
 @register("last", ["list[any]"], "elem:0", "The last item of a non-empty list.",
-          ru="Последний элемент непустого списка.")
+          ru="Последний элемент непустого списка.", inline=_item(-1))
 def _last(xs: list[Any]) -> Any:
     return xs[-1]
 

@@ -242,18 +242,28 @@ def parse_record(text: str, name: str) -> RecordFile:
         if is_json:
             body = text.lstrip("\ufeff")
             raw = body.encode("utf-8", "surrogatepass")
+            twice: list[bool] = []  # the decoder tells of a key written twice; the text, later, where
+
+            def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+                # Asked for each object as it is read: cheaper than counting the keys of the text and
+                # of the value afterwards. A syntax error or a bad number later in the text still wins.
+                out = dict(pairs)
+                if len(out) != len(pairs):
+                    twice.append(True)
+                return out
+
             # Numbers go through the length check (which gives the place) only when one can be too long.
             data = json.loads(body, parse_int=_json_int if _long_digit_run(raw) else None,
-                              parse_constant=_json_constant)
-            locator = JsonLocator(name, text)
-            shallow = _surely_shallow(raw)
-            if _key_tokens(raw) != _key_count(data):  # a key written twice, or a key's quote in a text
+                              parse_constant=_json_constant, object_pairs_hook=unique_keys)
+            if twice:
                 dup = _duplicate_key(body)
                 if dup is not None:
                     key, off = dup
                     off += len(text) - len(body)
                     raise InputError(f"duplicate key {key!r}", Location(name, text.count("\n", 0, off) + 1,
                                                                         off - (text.rfind("\n", 0, off) + 1) + 1))
+            locator = JsonLocator(name, text)
+            shallow = _surely_shallow(raw)
         else:
             if len(text) > MAX_YAML_RECORD_BYTES:
                 raise InputError(too_big(len(text.encode("utf-8")), MAX_YAML_RECORD_BYTES, "YAML records")
@@ -277,28 +287,6 @@ def parse_record(text: str, name: str) -> RecordFile:
     # Both readers checked the numbers' digits (YAML's while building values); the depth is left.
     deep = isinstance(data, dict) and not (is_json and shallow) and _deeper_than(data)
     return _loaded(data, name, locator, deep=deep)
-
-
-def _key_tokens(raw: bytes) -> int:
-    """How many keys JSON text (as bytes) writes: a closing quote, then a colon. A quote escaped inside
-    a text and followed by a colon counts too, so this is never below the keys the parsed value holds."""
-    if _SPACED_COLON.search(raw) is None:
-        return raw.count(b'":')
-    return len(_KEY_TOKEN.findall(raw))
-
-
-_SPACED_COLON = re.compile(rb'"[ \t\r\n]+:')
-_KEY_TOKEN = re.compile(rb'"[ \t\r\n]*:')
-
-
-def _key_count(value: Any) -> int:
-    """How many keys the mappings of a parsed JSON value hold (a key written twice is held once)."""
-    n = len(value) if type(value) is dict else 0
-    level = [value] if type(value) is dict or type(value) is list else []
-    while level:
-        level = [y for x in level for y in (x.values() if type(x) is dict else x) if type(y) is dict or type(y) is list]
-        n += sum([len(x) for x in level if type(x) is dict])
-    return n
 
 
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
