@@ -111,10 +111,11 @@ DOCUMENTED = {
     "ukrainian": {"play.no-overtake-obligation"},
     "four_player_b": {"play.no-overtake-obligation", "bid.order"},
     "four_player_a": {"play.no-overtake-obligation", "bid.order"},
+    "two_player_b": {"play.no-overtake-obligation", "bid.order"},
 }
 
 
-@pytest.mark.parametrize("config", ["russian", "ukrainian", "four_player_b", "four_player_a"])
+@pytest.mark.parametrize("config", ["russian", "ukrainian", "four_player_b", "four_player_a", "two_player_b"])
 def test_the_harness_finds_nothing_but_the_documented_differences(command: Any, config: str,
                                                                  tmp_path: Path) -> None:
     engine = SubprocessEngine(command(config), timeout=10)
@@ -167,8 +168,10 @@ def test_a_deal_the_engine_cannot_deal_is_reported_not_played(command: Any, conf
 
 # --------------------------------------------------------------------------- the kept counterexamples
 
-def _replay(record: dict[str, Any], ruleset: str, cmd: str) -> tuple[list[str], list[dict[str, Any]]]:
-    """Play a record on the oracle and the engine; return the differences seen and the engine's sheet."""
+def _replay(record: dict[str, Any], ruleset: str, cmd: str,
+            params: dict[str, Any] | None = None) -> tuple[list[str], list[dict[str, Any]]]:
+    """Play a record on the oracle (the ruleset with ``params`` set) and the engine; return the differences
+    seen and the engine's sheet."""
     players = record["players"]
     start = record.get("start") or {}
     dealer = players.index(start.get("dealer") or record["first_dealer"])
@@ -176,7 +179,7 @@ def _replay(record: dict[str, Any], ruleset: str, cmd: str) -> tuple[list[str], 
     def seat(x: Any) -> int:
         return players.index(x) if isinstance(x, str) else int(x)
 
-    oracle, engine = OracleEngine(ruleset), SubprocessEngine(cmd, timeout=10)
+    oracle, engine = OracleEngine(ruleset, params=params), SubprocessEngine(cmd, timeout=10)
     seen: list[str] = []
     try:
         engine.hello()
@@ -258,7 +261,8 @@ def test_bug_a_fall_during_a_write_off_is_not_counted(command: Any) -> None:
 
 
 @pytest.mark.parametrize("name, config, last", [("polish-dealer-not-asked.json", "polish", 0),
-                                               ("four-player-b-last-player-not-asked.json", "four_player_b", 3)])
+                                               ("four-player-b-last-player-not-asked.json", "four_player_b", 3),
+                                               ("two-player-b-last-player-not-asked.json", "two_player_b", 0)])
 def test_bug_the_last_player_is_not_asked_when_nobody_has_bid(command: Any, name: str, config: str,
                                                              last: int) -> None:
     record = _load(name)
@@ -289,8 +293,43 @@ def test_four_player_b_partners_pool_their_scores(command: Any) -> None:
 
 
 def test_two_player_b_counts_the_discard_for_the_declarer(command: Any) -> None:
-    seen, _ = _replay(_load("two-player-b-discard-counts.json"), "mekedron-two-player-b", command("two_player_b"))
+    record = _load("two-player-b-discard-counts.json")
+    # P1 gives QD, discards 10D and takes 73 in tricks: the preset counts the ten for him, as the engine does.
+    seen, theirs = _replay(record, "mekedron-two-player-b", command("two_player_b"))
+    assert seen == [] and theirs[0]["taken_points"] == [83, 10], (seen, theirs)
+    # The card laid onto the dead hand counting for nobody (two-dead-hand's reading) is what differed.
+    seen, _ = _replay(record, "mekedron-two-player-b", command("two_player_b"),
+                      params={"dead_hand_discard_points": "nobody"})
     assert "deal 1 taken_points: engine [83, 10], oracle [73, 10]" in seen, seen
+
+
+def test_two_player_b_gives_the_card_before_the_discard(command: Any) -> None:
+    record = _load("two-player-b-discard-counts.json")
+    deal = record["deals"][0]
+    taken = [a["action"] for a in deal["actions"]].index("take-talon") + 1
+    engine = SubprocessEngine(command("two_player_b"), timeout=10)
+    try:
+        engine.hello()
+        engine.new_game("mekedron-two-player-b", record["players"], 1)
+        engine.deal({"hands": deal["hands"], "talon_cards": deal["talon_cards"]})
+        for raw in deal["actions"][:taken]:
+            assert engine.apply({**raw, "seat": record["players"].index(raw["seat"])})[0], raw
+        theirs = {a["action"] for a in engine.legal()}
+    finally:
+        engine.close()
+    assert theirs == {"give"}, theirs
+
+    def after_taking(params: dict[str, Any] | None) -> set[str]:
+        oracle = OracleEngine("mekedron-two-player-b", params=params)
+        oracle.new_game("mekedron-two-player-b", record["players"], 1)
+        oracle.deal({"hands": deal["hands"], "talon_cards": deal["talon_cards"]})
+        for raw in deal["actions"][:taken]:
+            assert oracle.apply({**raw, "seat": record["players"].index(raw["seat"])})[0], raw
+        return {a["action"] for a in oracle.legal()}
+
+    assert after_taking(None) == theirs
+    # Our dead-hand game lets the declarer discard first: the order is the preset's give_discard_order.
+    assert after_taking({"give_discard_order": "any"}) == {"give", "discard"}
 
 
 # --------------------------------------------------------------------------- everything else agrees
@@ -355,6 +394,27 @@ def test_four_players_agree_move_for_move_and_score_for_score(command: Any, conf
     wanted = ["deal scored", "mark marriage", "illegal rejected", "mark barrel-mount", "mark barrel-attempt"]
     # Configuration A has no talon, and so no raise.
     wanted += ["contract raised"] if config == "four_player_b" else []
+    for what in wanted:
+        assert seen[what] > 0, f"never exercised: {what} ({dict(seen)})"
+
+
+# Two players from nothing, near the barrel and on either side of it.
+STARTS_2 = [{}, {"score": [760, 0]}, {"score": [860, 840]}, {"score": [0, 870]}, {"score": [870, 860]}]
+
+
+def test_two_players_agree_move_for_move_and_score_for_score(command: Any) -> None:
+    rs = load_ruleset("mekedron-two-player-b")
+    nt = notation(rs)
+    engine = SubprocessEngine(command("two_player_b"), timeout=10)
+    seen: Counter[str] = Counter()
+    try:
+        engine.hello()
+        for seed in range(40):
+            _one_game(engine, rs, nt, "two_player_b", seed, seen, STARTS_2[seed % len(STARTS_2)])
+    finally:
+        engine.close()
+    wanted = ["deal scored", "mark marriage", "illegal rejected", "mark barrel-mount", "mark barrel-attempt",
+              "contract raised", "discard with points", "last not asked"]
     for what in wanted:
         assert seen[what] > 0, f"never exercised: {what} ({dict(seen)})"
 
@@ -442,6 +502,8 @@ def _one_step(engine: SubprocessEngine, rs: Any, nt: Any, game: Game, rng: rando
         choices = [a for a in choices if (a.kind == "concede") == conceding] or choices
     action = _by_hint(game, choices)[0] if game.phase == "play" and rng.random() < 0.7 else rng.choice(choices)
     encoded = encode_action(rs, nt, action)
+    if action.kind == "discard":
+        seen["discard with points"] += not str(encoded["card"]).startswith("9")  # a nine is worth nothing
     if action.kind == "announce" and action.payload["value"] > game.v["contract"]:
         seen["contract raised"] += 1
         seen["raise in tens"] += action.payload["value"] >= 200

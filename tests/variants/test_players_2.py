@@ -416,6 +416,48 @@ def test_two_dead_hand():
     assert t.v["dead_hand"] == [] and len(t.v["stock"]) == 24
 
 
+def dead_hand_taken(**params):
+    """The dead-hand deal with the talon taken: seat 1 holds AC 10C KC besides his seven cards."""
+    t = at_talon(load_ruleset("two-dead-hand", params=params or None), hands=DEAD_HANDS, talon=DEAD_TALON)
+    return t.act(1, "take-talon", stack=0)
+
+
+def test_giving_and_laying_away_come_in_any_order_by_default():
+    t = dead_hand_taken()
+    t.act(1, "discard", card="KC").act(1, "give", card="10C", to=0).act(1, "announce", value=100)
+    assert t.game.phase == "play"
+
+
+def test_the_card_to_the_opponent_can_be_required_first():
+    t = dead_hand_taken(give_discard_order="give-first")
+    assert t.rejects(1, "discard", card="KC").reason == "give-before-laying-away"
+    assert not [x for x in t.legal(1) if "discard" in x]
+    t.act(1, "give", card="10C", to=0).act(1, "discard", card="KC").act(1, "announce", value=100)
+    assert t.game.phase == "play"
+
+
+def test_the_surplus_can_be_required_laid_away_first():
+    t = dead_hand_taken(give_discard_order="discard-first")
+    assert t.rejects(1, "give", card="10C", to=0).reason == "lay-away-before-giving"
+    t.act(1, "discard", card="KC").act(1, "give", card="10C", to=0).act(1, "announce", value=100)
+    assert t.game.phase == "play"
+
+
+# Seat 1 gives KC and lays 10C onto the dead hand; seat 0 follows AC with KC where PLAY_DEAD has 10C.
+PLAY_DEAD_KC = [("KC" if c == "10C" else c) for c in PLAY_DEAD]
+
+
+@pytest.mark.parametrize("whose, delta, taken", [("nobody", [11, -125], [11, 119]),
+                                                 ("declarer", [11, 125], [11, 129])])
+def test_the_card_laid_onto_the_dead_hand_can_count_for_the_declarer(whose, delta, taken):
+    t = dead_hand_taken(dead_hand_discard_points=whose)
+    t.act(1, "give", card="KC", to=0).act(1, "discard", card="10C").act(1, "announce", value=125)
+    t.play(*PLAY_DEAD_KC)
+    # 119 in tricks and marriages; the ten laid away makes 129, enough for 125.
+    assert row(t) == (delta, taken)
+    assert t.v["dead_hand"] == [] and len(t.v["stock"]) == 24
+
+
 DRAW_HANDS = {1: "AS 10S KS QS JS 9S", 0: "AH 10H KH QH JH 9H"}
 
 

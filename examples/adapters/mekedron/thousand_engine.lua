@@ -350,7 +350,9 @@ local function talon_actions(s, out, phase)
     local sub = s:talon_substate()
     if sub == "action" and phase == "talon" then
         if talon_module.take(t).ok then
-            out[#out + 1] = action(decl, "take-talon")
+            -- With two players (two_player_b) our records deal the talon as the one stack to take
+            -- (players-2.talon-choice, talon_stacks 1): its number is 0.
+            out[#out + 1] = action(decl, "take-talon", N == 2 and { stack = 0 } or nil)
         end
     elseif sub == "pass" then
         for _, target in ipairs(s:talon_pass_targets() or {}) do
@@ -476,6 +478,9 @@ local function do_apply(s, a)
             if s:current_phase() ~= "talon" then
                 return false, "wrong_phase"
             end
+            if N == 2 and a.stack ~= 0 then
+                return false, "no_such_stack"
+            end
             r = s:take_talon()
         elseif name == "give" then
             local ok, c = pcall(to_card, a.card)
@@ -600,7 +605,7 @@ local CAPABILITIES = json.object({
         deal = "the engine shuffles its own deck; the driver replaces core.deck's shuffle with one that returns "
             .. "the deck the engine's dealer (core/dealing.lua) turns into the requested hands and talon",
         seats = "protocol seat s is the engine's seat s + 1; both count clockwise",
-        ["take-talon"] = "Session:take_talon()",
+        ["take-talon"] = "Session:take_talon(); with two players the talon is stack 0, the one stack our records deal",
         give = "Session:pass_talon(to, card); in the Polish 2-card layout Session:pass_polish_talon(to, index) "
             .. "with the talon card named",
         announce = "value = contract: Session:skip_raise(); a higher value: Session:raise(value); raises are "
