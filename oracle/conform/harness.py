@@ -51,6 +51,7 @@ from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
 from ..state import Position
 from .candidates import candidates
+from .decision import Decisions, Judge, Observation, Probe
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
@@ -73,13 +74,27 @@ class Disagreement:
     record: dict[str, Any] | None = None
     count: int = 1  # generated examples that showed it
     after: str | None = None  # the known disagreement seen earlier in the same example, if any
-    # Other forms of the same root cause: seen only after this one in its example, or charged to the same rule.
+    # Other forms of the same root cause: seen only after this one in its example, or the same decision.
     consequences: list[Disagreement] = field(default_factory=list)
-    relation: str = ""  # for a consequence: "after" (it followed the root in its game), "same rule", "shares R"
+    relation: str = ""  # for a consequence: "after" (it followed the root in its game), "same decision"
     deps: frozenset[str] = frozenset()  # the rule and the rules its logic uses (definitions, parameters)
+    probe: Probe | None = field(default=None, repr=False)  # the failing game, for the what-if replays
+    # The parameters whose other value makes the oracle do what the engine did (see decision.py).
+    decided_by: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """The decision that differs, as `conform --exclude` names it: a parameter, else the rule blamed."""
+        return f"parameter:{self.decided_by[0]}" if self.decided_by else f"rule:{self.rule}"
+
+    def keys(self) -> set[str]:
+        """Every name this cause answers to: each deciding parameter and the rule, with or without the prefix."""
+        return {self.key, self.rule, f"rule:{self.rule}", *self.decided_by,
+                *(f"parameter:{p}" for p in self.decided_by)}
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "rule": self.rule, "detail": self.detail, "signature": self.signature,
+        return {"kind": self.kind, "rule": self.rule, "key": self.key, "decided_by": self.decided_by,
+                "detail": self.detail, "signature": self.signature,
                 "examples": self.total(), "counterexample": (self.record or {}).get("_file"),
                 "consequences": [c.to_json() | {"relation": c.relation} for c in self.consequences]}
 
@@ -114,6 +129,8 @@ class Report:
     rounds: int = 0
     stop: str = ""  # why the run ended
     disagreements: list[Disagreement] = field(default_factory=list)  # root causes
+    exclude: list[str] = field(default_factory=list)  # the keys of causes the run was told to skip
+    excluded: list[Disagreement] = field(default_factory=list)  # disagreements skipped as excluded
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
     checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
     declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
@@ -153,14 +170,21 @@ class Report:
             lines.append(f"rule {rule}: {len(ds)} root cause(s), in {sum(d.total() for d in ds)} example(s)")
             for d in ds:
                 lines.append(f"  {d.kind}: {d.detail} [{d.total()} example(s)]")
+                lines.append(f"    key {d.key}: " + (
+                    f"the oracle does what the engine did with {_params_text(d.decided_by)} set otherwise"
+                    if d.decided_by else "no one parameter set otherwise gives what the engine did"))
                 if d.record is not None and d.record.get("_file"):
                     lines.append(f"    counterexample: {d.record['_file']}")
                 for c in d.consequences:
-                    how = {"after": "then, as a consequence,", "same rule": "also, by the same rule,"}.get(
-                        c.relation, f"also, through the rule it {c.relation},")
+                    how = {"after": "then, as a consequence,"}.get(c.relation, "also, by the same decision,")
                     lines.append(f"    {how} {c.kind} [{c.rule}]: {c.detail} [{c.total()} "
                                  f"example(s)]" + (f" ({c.record['_file']})" if c.record and c.record.get("_file")
                                                    else ""))
+        if self.exclude:
+            lines.append(f"excluded (as asked): {', '.join(self.exclude)}; "
+                         + (f"skipped {len(self.excluded)} disagreement(s): "
+                            + ", ".join(f"{d.key} ({d.kind} [{d.rule}])" for d in self.excluded)
+                            if self.excluded else "none was met"))
         if self.checks:
             fired = sum(1 for _, f in self.checks.values() if f)
             never = sorted(r for r, (_, f) in self.checks.items() if not f)
@@ -177,6 +201,7 @@ class Report:
                 {"kind": self.failure.kind, "message": self.failure.message},
                 "declared": self.declared, "compared": self.compared,
                 "disagreements": [d.to_json() for d in self.disagreements],
+                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded],
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
                 "coverage": self.coverage}
 
@@ -195,6 +220,10 @@ def compared_text(compared: dict[str, Any]) -> list[tuple[str, str]]:
             text += f"; not compared: {', '.join(c['not_compared'])}"
         out.append((section, text))
     return out
+
+
+def _params_text(names: list[str]) -> str:
+    return ("parameter " if len(names) == 1 else "any of the parameters ") + ", ".join(names)
 
 
 def _show_unsupported(x: Any) -> str:
@@ -265,6 +294,8 @@ class Harness:
                 self.unsupported.append((x, None))
         self.ex: _Example | None = None
         self._rule_deps: dict[str, set[str]] | None = None
+        self.decisions = Decisions(self.rs, ruleset, self.overlays, self.params,
+                                   Judge(self._alt_key, self._supported, self._same_row))
         # What the engine's answers let the run compare (see compared_sections).
         self.result_keys: set[str] = set()
         self.result_rows = 0
@@ -415,7 +446,8 @@ class Harness:
         self._apply(game, action)
         if not accepted:
             self._fail(rec, "rejected-legal", action.kind, self.rs.action_rule.get(action.kind, action.kind),
-                       f"the engine rejected the legal action {self._text(action)} ({reason})")
+                       f"the engine rejected the legal action {self._text(action)} ({reason})",
+                       seen=Observation("refuses", action=action), before_last=True)
         if len(game.sheet) > before:
             self._compare_results(game, rec)
 
@@ -467,6 +499,7 @@ class Harness:
         # what-if replays are left out.
         cause = None if self.ex.known else self._state_cause(game, {(a["seat"], a["action"]) for a in
                                                                    theirs.values()})
+        seen = Observation("legal", legal=frozenset(theirs))
         if cause is not None:
             var, rule, alt = cause
             now = game.v[var]
@@ -474,7 +507,7 @@ class Harness:
                        f"{var} is {PLAYERS[alt]} (seat {alt}), not "
                        f"{PLAYERS[now] + f' (seat {now})' if isinstance(now, int) else now}: rule {rule} sets {var} "
                        f"({len(extra)} action(s) allowed, {len(missing)} lacking here)",
-                       f"legal-actions:state:{var}", note=note)  # one root cause: the engine's {var} differs
+                       f"legal-actions:state:{var}", note=note, seen=seen)  # one root cause: the engine's {var} differs
         if extra:
             a = theirs[extra[0]]
             rule, kind = self._rule_of(game, a)
@@ -482,14 +515,14 @@ class Harness:
             if sig not in self.known:
                 rec.record["deals"][-1]["actions"].append(self._as_recorded(a))
             self._fail(rec, "legal-actions", kind, rule, f"the engine allows {self._jtext(a)}, which rule {rule} "
-                       f"forbids ({len(extra)} such action(s) here)", sig, note=note)
+                       f"forbids ({len(extra)} such action(s) here)", sig, note=note, seen=seen)
         if missing:
             a = self._enc(ours[missing[0]])
             kind = a["action"]
             rule = self.rs.action_rule.get(kind, kind)
             sig = f"legal-actions:missing:{kind}:{game.phase}"
             self._fail(rec, "legal-actions", kind, rule, f"the engine does not allow {self._jtext(a)}, which is "
-                       f"legal ({len(missing)} such action(s) here)", sig, note=note)
+                       f"legal ({len(missing)} such action(s) here)", sig, note=note, seen=seen)
 
     def _is_seat(self, var: str) -> bool:
         decl = self.rs.vars.get(var)
@@ -613,7 +646,8 @@ class Harness:
         if accepted:
             rec.record["deals"][-1]["actions"].append(self._enc(a))
             self._fail(rec, "accepted-illegal", a.kind, rej.rule_id,
-                       f"the engine accepted {self._text(a)}, which rule {rej.rule_id} forbids [{rej.reason}]")
+                       f"the engine accepted {self._text(a)}, which rule {rej.rule_id} forbids [{rej.reason}]",
+                       seen=Observation("accepts", action=a))
 
     def _compare_results(self, game: Game, rec: Recorder) -> None:
         if not self.capabilities.get("results", True):
@@ -652,9 +686,34 @@ class Harness:
                                         if k in row}
         shown = "; ".join(f"{k} is {json.dumps(v, ensure_ascii=False)}, the rules give "
                           f"{json.dumps(w, ensure_ascii=False)}" for k, (v, w) in wrong.items())
+        ex = self.ex
+        assert ex is not None
+        writes, _ = self._writes(ex.deal_starts[-2], len(ex.applied), to_row=True)
+        vars_wrong = {_GAME_END.get(k, k) for k in wrong}
+        writers = tuple(dict.fromkeys(w.rule for w in writes if w.var in vars_wrong))
         self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {shown} (rule {rule} writes {key})",
                    f"results:{rule}", record=probe,
-                   note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}})
+                   note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}},
+                   seen=Observation("results", row=dict(theirs[i]), rows=len(game.sheet)), rules=writers,
+                   diffs=_differences(wrong))
+
+    def _alt_key(self, rs: Ruleset, a: Action) -> str:
+        """An action's key for comparing, as another ruleset (a what-if replay's) writes it."""
+        return _canonical(_norm(encode_action(rs, notation(rs), a)))
+
+    def _same_row(self, rs: Ruleset, row: dict[str, Any], theirs: dict[str, Any]) -> bool:
+        """Whether the engine's row of results is ``row`` of another ruleset's sheet, every key compared."""
+        for key, value in theirs.items():
+            if key in _RESULT_ONLY or key not in row:
+                continue
+            decl = rs.vars.get(key)
+            mine = row[key]
+            mine_shown = [encode_value(x, decl.type, self.nt) for x in mine] if decl is not None and \
+                decl.scope == "seat" else encode_value(mine, decl.type, self.nt) if decl is not None else mine
+            mine_m, theirs_m = self._meaningful(key, row, mine_shown, value)
+            if _norm(theirs_m) != _norm(mine_m):
+                return False
+        return True
 
     def _meaningful(self, key: str, row: dict[str, Any], mine: Any, theirs: Any) -> tuple[Any, Any]:
         """Both sides' value of ``key``, less the seats for which the rules say it means nothing (a per-player
@@ -766,7 +825,9 @@ class Harness:
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, rec: Recorder, kind: str, action_kind: str, rule: str, detail: str, sig: str | None = None,
-              record: dict[str, Any] | None = None, note: dict[str, Any] | None = None) -> None:
+              record: dict[str, Any] | None = None, note: dict[str, Any] | None = None,
+              seen: Observation | None = None, rules: tuple[str, ...] = (), diffs: tuple[int, ...] = (),
+              before_last: bool = False) -> None:
         ex = self.ex
         assert ex is not None
         signature = sig or f"{kind}:{rule}:{action_kind}"
@@ -787,8 +848,12 @@ class Harness:
         # allow), and a new deal starts afresh: only a difference in the same deal is taken for its echo.
         deal = len(ex.deal_starts) - 1
         echo = next((k for k in ex.known if ex.known_in.get(k) == deal), None)
-        raise _Found(Disagreement(kind, signature, rule, detail, body, after=echo,
-                                  deps=frozenset(self.deps(rule))))
+        deps = self.deps(rule)
+        probe = None if seen is None else Probe(
+            ex.dealer, ex.seed, ex.state, tuple(ex.applied[:-1] if before_last else ex.applied), seen,
+            tuple(dict.fromkeys((rule, *sorted(deps - {rule}), *rules))), diffs)
+        raise _Found(Disagreement(kind, signature, rule, detail, body, after=echo, deps=frozenset(deps),
+                                  probe=probe))
 
     def deps(self, rule: str) -> set[str]:
         """The rule and the rules its clauses and guards use (its definitions' and parameters' owners),
@@ -897,6 +962,15 @@ def _norm(v: Any) -> Any:
     return v
 
 
+def _differences(wrong: dict[str, tuple[Any, Any]]) -> tuple[int, ...]:
+    """By how much the engine's numbers differ from the rules' (a marriage worth 20 more, a penalty 10 less)."""
+    out: set[int] = set()
+    for got, want in wrong.values():
+        pairs = zip(got, want, strict=False) if isinstance(got, list) and isinstance(want, list) else [(got, want)]
+        out |= {abs(g - w) for g, w in pairs if type(g) is int and type(w) is int and g != w}
+    return tuple(sorted(out))
+
+
 def _snapshot(rec: Recorder) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(json.dumps({k: v for k, v in rec.record.items()}))
     for d in out.get("deals", []):
@@ -917,14 +991,16 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
                     shrink_examples: int | None = None,
                     time_limit: float | None = None, max_disagreements: int = MAX_DISAGREEMENTS,
                     overlays: list[str] | None = None, params: dict[str, Any] | None = None,
-                    round_examples: int = ROUND_EXAMPLES) -> Report:
+                    round_examples: int = ROUND_EXAMPLES, exclude: list[str] | None = None) -> Report:
     """Drive ``engine`` and the oracle through generated games; return every root cause of disagreement.
 
     The run ends when ``examples`` games have been generated, when ``time_limit`` seconds have
     passed, when ``max_disagreements`` root causes are found, or after ``rounds`` rounds; the
     report says which. Shrinking a disagreement is given ``shrink_seconds`` and at most ``shrink_examples``
     games (a budget by count makes the counterexample the same on a fast machine and a busy one).
+    A cause whose key (or deciding parameter, or rule) is in ``exclude`` is skipped and counted.
     """
+    excluded = set(exclude or [])
     report = Report(engine.name, ruleset, seed=seed)
     began = time.monotonic()
     try:
@@ -937,6 +1013,7 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.declared = {k: h.capabilities[k] for k in ("not_supported", "projection") if h.capabilities.get(k)}
     deadline = began + time_limit if time_limit is not None else None
     groups: dict[str, Disagreement] = {}
+    report.exclude = sorted(excluded)
     round_no = 0
     while True:
         if report.examples >= examples:
@@ -971,20 +1048,24 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
         d = min(found, key=lambda x: (x.after is not None, _size(x)))
         h.known.add(d.signature)
         h.counts[d.signature] += 1
+        if d.probe is not None:
+            d.decided_by = h.decisions.deciding(d.probe)
+        if d.keys() & excluded:
+            report.excluded.append(d)  # a cause the author already knows: skipped from now on, and counted
+            groups[d.signature] = d
+            if on_progress is not None:
+                on_progress(f"excluded: {d.key} ({d.kind} [{d.rule}])")
+            continue
         parent = groups.get(d.after) if d.after else None
         if parent is not None:
             d.relation = "after"  # seen after a known difference in the same game: filed under it
         else:
-            parent = next((r for r in report.disagreements if r.rule == d.rule), None)
-            d.relation = "same rule" if parent is not None else ""
-            if parent is None:
-                # Two rules that use one definition or parameter (a marriage's value, in the auction and
-                # in the score): one root cause, seen twice.
-                parent = next((r for r in report.disagreements if any((d.deps & x.deps) - {d.rule, x.rule}
-                                                                      for x in (r, *_family(r)))), None)
-                if parent is not None:
-                    d.relation = "shares " + ", ".join(sorted(
-                        set().union(*(d.deps & x.deps for x in (parent, *_family(parent)))) - {d.rule}))
+            # One cause when one decision explains both: a parameter whose other value gives what the
+            # engine did in both games, or, where no parameter does, the same rule blamed. Sharing a
+            # parameter or a rule on the way (a penalty unit, a definition) is no reason.
+            parent = next((x for x in groups.values() if x not in report.excluded and _same_decision(x, d)), None)
+            if parent is not None:
+                d.relation = "same decision"
         _write(d, out_dir, len(groups) + 1)
         groups[d.signature] = d
         if parent is not None:
@@ -1006,6 +1087,12 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.compared = h.compared_sections()
     report.coverage = {r: f for r, (_, f) in report.checks.items()}
     return report
+
+
+def _same_decision(a: Disagreement, b: Disagreement) -> bool:
+    if a.decided_by and b.decided_by:
+        return bool(set(a.decided_by) & set(b.decided_by))
+    return a.rule == b.rule
 
 
 def _family(d: Disagreement) -> list[Disagreement]:
