@@ -178,6 +178,52 @@ def test_a_results_disagreement_shows_every_differing_key(tmp_path):
     assert all(f"{k} is" in d.detail for k in shown)
 
 
+# ---------------------------------------------------------------- causes grouped by the decision that differs
+
+
+def test_two_unrelated_differences_sharing_a_rule_on_the_way_are_two_causes(tmp_path):
+    # Defenders rounded to tens, and a concession paying each opponent 50: both rules use talon.pass-cards
+    # on the way, which once merged them into one cause. Each is decided by its own parameter.
+    engine = OracleEngine("classic", params={"defender_rounding": 10, "rospis_opponent_points": 50})
+    report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
+    assert len(report.disagreements) == 2, report.format()
+    assert {d.key for d in report.disagreements} == {"parameter:defender_rounding",
+                                                      "parameter:rospis_opponent_points"}
+    assert {d.rule for d in report.disagreements} == {"scoring.defenders", "talon.rospis"}
+    assert not any(d.consequences for d in report.disagreements), report.format()
+    assert "key parameter:defender_rounding" in report.format()
+    assert {d["key"] for d in report.to_json()["disagreements"]} == {d.key for d in report.disagreements}
+
+
+class _CardPointsOnly(OracleEngine):
+    """An adapter fault: it reports taken_points as the card points alone, leaving out declared marriages."""
+
+    def results(self):
+        rows = super().results()
+        for row, line in zip(rows, self._g().sheet, strict=True):
+            row["taken_points"] = [t - m for t, m in zip(row["taken_points"], line["marriage_points"], strict=True)]
+        return rows
+
+
+def test_one_adapter_fault_is_one_cause():
+    report = run_conformance(_CardPointsOnly("classic"), seed=1, shrink_seconds=600, shrink_examples=60)
+    assert len(report.disagreements) == 1, report.format()
+    d = report.disagreements[0]
+    assert d.kind == "results" and "taken_points" in d.detail and not d.decided_by
+    assert d.key == f"rule:{d.rule}"
+
+
+def test_a_shared_parameter_that_decides_both_differences_makes_them_one_cause():
+    # The hearts marriage worth 120: the auction's cap and the score both differ, and that one value
+    # explains both (the what-if replay with it gives what the engine did).
+    m = next(m for m in MUTANTS if m.name == "wrong-marriage-value")
+    report = run_conformance(MutantEngine(m), seed=1, shrink_seconds=600, shrink_examples=60)
+    assert len(report.disagreements) == 1, report.format()
+    d = report.disagreements[0]
+    assert d.decided_by == ["marriage_values"] and d.consequences
+    assert all(c.relation in ("after", "same decision") for c in d.consequences)
+
+
 def test_a_counterexample_explains_itself_when_validated_and_replayed(tmp_path, capsys):
     m = next(m for m in MUTANTS if m.name == "bid-step-10")  # the engine does not allow the bid of 105
     report = run_conformance(MutantEngine(m), examples=50, seed=1, rounds=1, shrink_seconds=2, out_dir=tmp_path)

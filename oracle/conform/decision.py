@@ -11,7 +11,8 @@ by the bolt and by the barrel) are not.
 
 The parameters tried are those of the rules involved (the rule blamed, the rules its logic uses, the
 rules that wrote the differing values), each with the values other presets give it, the other
-choices of an enum, the other truth value of a flag, and a number moved by the differences seen.
+choices of an enum, the other truth value of a flag, and a number moved by the differences seen or to
+another number of its size that the rules use.
 """
 
 from __future__ import annotations
@@ -110,17 +111,21 @@ class Decisions:
             return [not now]
         if decl.choices:
             return [c for c in decl.choices if c != now]
+        numbers = {v for v in self.rs.resolved.values.values() if type(v) is int}
         if type(now) is int:
-            near = {v for v in others if type(v) is int} | {now + d for d in diffs} | {now - d for d in diffs}
+            near = {v for v in others if type(v) is int} | {now + d for d in diffs} | {now - d for d in diffs} | \
+                {v for v in numbers if abs(now) <= 2 * abs(v) <= 4 * abs(now)}
             near = {v for v in near if v != now and (decl.min is None or v >= decl.min)
                     and (decl.max is None or v <= decl.max)}
             return sorted(near, key=lambda v: (abs(v - now), v))[:_PER_NUMBER]
         if isinstance(now, dict) and all(type(v) is int for v in now.values()):
-            # A map of numbers (the marriages' values): one entry moved at a time, to another entry's value
-            # or by a difference seen; then the maps other presets have.
+            # A map of numbers (the marriages' values): one entry moved at a time, to another entry's value,
+            # by a difference seen, or to a number of the same size the rules use; then the maps other
+            # presets have.
             moved: list[Any] = []
             for k, v in now.items():
-                near = ({x for x in now.values()} | {v + d for d in diffs} | {v - d for d in diffs}) - {v}
+                near = ({x for x in now.values()} | {v + d for d in diffs} | {v - d for d in diffs}
+                        | {x for x in numbers if abs(v) <= 2 * abs(x) <= 4 * abs(v)}) - {v}
                 moved += [{**now, k: x} for x in sorted(near, key=lambda x: (abs(x - v), x))[:_PER_NUMBER]]
             return moved + [o for o in others if o not in moved]
         return others
