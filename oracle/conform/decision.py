@@ -151,6 +151,8 @@ class Decisions:
             alt = load_ruleset(self.ruleset, self.overlays or None, {**self.params, name: value})
             g = Game(alt, dealer=probe.dealer, seed=probe.seed, values=probe.state)
             for a in probe.applied:
+                if alt.actions[a.kind].actor == "dealer":
+                    a = Action(a.kind, g.v["dealer"], a.payload)  # the deal is dealt by whoever deals there
                 if g.try_apply(a) is not None:
                     return False
         except OracleError:

@@ -245,6 +245,14 @@ class _Example:
     known: list[str] = field(default_factory=list)  # known disagreements seen so far in this example
     # The deal (index in deal_starts) in which each known disagreement was first seen in this example.
     known_in: dict[str, int] = field(default_factory=dict)
+    in_step_from: int = 0  # the deal from which the engine was put back in step after a known difference
+    # Where the engine's present game began when it was put back in step: its dealer, its state and the
+    # index in applied (what a what-if replay starts from).
+    resumed: tuple[int, dict[str, list[Any]], int] | None = None
+
+    def diverged(self) -> bool:
+        """Whether a known difference has shown since the two sides were last in step."""
+        return any(self.known_in.get(k, 0) >= self.in_step_from for k in self.known)
 
 
 class Harness:
@@ -301,6 +309,8 @@ class Harness:
         self.result_rows = 0
         self.game_end_keys: set[str] = set()
         self.mid_game = 0
+        self.rows_before = 0  # the oracle's rows before the engine's game began (it was put back in step)
+        self.resumed = 0  # games played on past a known difference of results, the engine put back in step
 
     def compared_sections(self) -> dict[str, dict[str, Any]]:
         """Section by section, what the run compared and what it did not, and why not."""
@@ -344,6 +354,7 @@ class Harness:
         rec.record.pop("deals")
         rec.record["deals"] = []
         self.engine.new_game(self.ruleset, players, dealer)
+        self.rows_before = 0
         if state:
             self.engine.set_state(state)
             if self.counting:
@@ -435,6 +446,10 @@ class Harness:
                     raise _Known("no action both sides allow")
         if self.illegal_every and draw(st.integers(0, self.illegal_every - 1)) == 0:
             self._offer_illegal(game, rec, draw)
+        # Steer away from a move the engine is known to refuse wrongly: the rest of the game may hold
+        # another difference.
+        legal = [a for a in legal if f"rejected-legal:{self.rs.action_rule.get(a.kind, a.kind)}:{a.kind}"
+                 not in self.known] or legal
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
         action = legal[draw(st.integers(0, len(legal) - 1))]
         accepted, reason = self._engine_call(lambda: self.engine.apply(self._enc(action)), rec,
@@ -449,7 +464,34 @@ class Harness:
                        f"the engine rejected the legal action {self._text(action)} ({reason})",
                        seen=Observation("refuses", action=action), before_last=True)
         if len(game.sheet) > before:
-            self._compare_results(game, rec)
+            try:
+                self._compare_results(game, rec)
+            except _Known:
+                if not self._resume(game, rec):
+                    raise
+
+    def _resume(self, game: Game, rec: Recorder) -> bool:
+        """After a known difference of results: put the engine back in step with the oracle at the start of the
+        next deal (a new game from the oracle's position, by set_state) and play on, so that what follows
+        is still compared. False when the game is over or the engine cannot be told the position."""
+        if game.over or not self.capabilities.get("set_state", True):
+            return False
+        init = self._new_game(0, 0, {}).v
+        state = {name: list(game.v[name]) for name in self.carried if game.v[name] != init[name]}
+        if set(state) - self.state_keys:
+            return False
+        self.engine.new_game(self.ruleset, PLAYERS[:self.rs.players], game.v["dealer"])
+        self.engine.set_state(state)
+        self.rows_before = len(game.sheet)
+        ex = self.ex
+        assert ex is not None
+        ex.in_step_from = len(ex.deal_starts) - 1
+        for k in ex.known:  # what was known so far belongs to the deals before
+            ex.known_in[k] = min(ex.known_in.get(k, 0), ex.in_step_from - 1)
+        ex.resumed = (game.v["dealer"], state, len(ex.applied))
+        if self.counting:
+            self.resumed += 1
+        return True
 
     def _apply(self, game: Game, action: Action) -> None:
         assert self.ex is not None
@@ -497,7 +539,7 @@ class Harness:
         assert self.ex is not None
         # Once a known difference has shown in this game, later ones are most likely its echoes: the costly
         # what-if replays are left out.
-        cause = None if self.ex.known else self._state_cause(game, {(a["seat"], a["action"]) for a in
+        cause = None if self.ex.diverged() else self._state_cause(game, {(a["seat"], a["action"]) for a in
                                                                    theirs.values()})
         seen = Observation("legal", legal=frozenset(theirs))
         if cause is not None:
@@ -634,6 +676,8 @@ class Harness:
                     continue
                 rej = game.check(a, typed=True)  # candidates are well typed by construction
                 self._count_checks(a.kind, rej)
+                if rej is not None and f"accepted-illegal:{rej.rule_id}:{a.kind}" in self.known:
+                    continue  # the engine is known to accept it: offering it again would only end the game
                 if rej is not None:
                     illegal.append((a, rej))
                     if len(illegal) >= 24:
@@ -653,7 +697,7 @@ class Harness:
         if not self.capabilities.get("results", True):
             return
         theirs = self._engine_call(self.engine.results, rec, self._sheet_rule)
-        i = len(game.sheet) - 1
+        i = len(game.sheet) - 1 - self.rows_before
         if len(theirs) <= i or not isinstance(theirs[i], dict):
             self._fail(rec, "results", "sheet", "record", f"the engine reports {len(theirs)} finished deal(s), the "
                        f"oracle {i + 1}")
@@ -691,7 +735,8 @@ class Harness:
         writes, _ = self._writes(ex.deal_starts[-2], len(ex.applied), to_row=True)
         vars_wrong = {_GAME_END.get(k, k) for k in wrong}
         writers = tuple(dict.fromkeys(w.rule for w in writes if w.var in vars_wrong))
-        self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {shown} (rule {rule} writes {key})",
+        self._fail(rec, "results", key, rule, f"after deal {len(game.sheet)} the engine's {shown} "
+                   f"(rule {rule} writes {key})",
                    f"results:{rule}", record=probe,
                    note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}},
                    seen=Observation("results", row=dict(theirs[i]), rows=len(game.sheet)), rules=writers,
@@ -849,8 +894,9 @@ class Harness:
         deal = len(ex.deal_starts) - 1
         echo = next((k for k in ex.known if ex.known_in.get(k) == deal), None)
         deps = self.deps(rule)
+        dealer, state, begin = ex.resumed or (ex.dealer, ex.state, 0)
         probe = None if seen is None else Probe(
-            ex.dealer, ex.seed, ex.state, tuple(ex.applied[:-1] if before_last else ex.applied), seen,
+            dealer, ex.seed, state, tuple(ex.applied[begin:-1] if before_last else ex.applied[begin:]), seen,
             tuple(dict.fromkeys((rule, *sorted(deps - {rule}), *rules))), diffs)
         raise _Found(Disagreement(kind, signature, rule, detail, body, after=echo, deps=frozenset(deps),
                                   probe=probe))
