@@ -224,6 +224,43 @@ def test_a_shared_parameter_that_decides_both_differences_makes_them_one_cause()
     assert all(c.relation in ("after", "same decision") for c in d.consequences)
 
 
+# ---------------------------------------------------------------- playing on past a known cause
+
+
+def test_a_rare_cause_behind_a_frequent_one_is_found_in_the_same_run():
+    # Defenders rounded to tens shows in most deals; a second fall already resetting the score needs a
+    # player who falls off the barrel twice. Both are found, each as its own cause, because the games go
+    # on past the known difference (the engine put back in step at the next deal).
+    engine = OracleEngine("classic", params={"defender_rounding": 10, "falls_limit": 2})
+    report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60)
+    assert {d.rule for d in report.disagreements} == {"scoring.defenders", "barrel.threshold"}, report.format()
+    frequent = next(d for d in report.disagreements if d.rule == "scoring.defenders")
+    rare = next(d for d in report.disagreements if d.rule == "barrel.threshold")
+    assert frequent.total() > 3 * rare.total() and not frequent.consequences
+    assert report.resumed > 0 and "played on past a known difference" in report.format()
+
+
+def test_an_excluded_cause_is_skipped_and_counted_and_the_others_are_still_found():
+    engine = OracleEngine("classic", params={"defender_rounding": 10, "rospis_opponent_points": 50})
+    report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60,
+                             exclude=["parameter:defender_rounding"])
+    assert [d.key for d in report.disagreements] == ["parameter:rospis_opponent_points"], report.format()
+    assert [d.key for d in report.excluded] == ["parameter:defender_rounding"]
+    text = report.format()
+    assert "excluded (as asked): parameter:defender_rounding" in text and "skipped 1 disagreement" in text
+    assert report.to_json()["excluded"][0]["key"] == "parameter:defender_rounding"
+
+
+def test_the_protocol_page_says_what_taken_points_holds():
+    # The oracle compares taken_points as card points plus declared marriages (spec/contract/made.yaml;
+    # tests/test_properties.py checks the sum): an adapter that follows the page must report the same.
+    docs = Path(__file__).resolve().parents[1] / "docs" / "reference"
+    for page, words in (("protocol.md", "plus"), ("protocol.ru.md", "плюс")):
+        line = next(x for x in (docs / page).read_text(encoding="utf-8").splitlines()
+                    if x.startswith("| `taken_points`"))
+        assert words in line and "marriage_points" in line, (page, line)
+
+
 def test_a_counterexample_explains_itself_when_validated_and_replayed(tmp_path, capsys):
     m = next(m for m in MUTANTS if m.name == "bid-step-10")  # the engine does not allow the bid of 105
     report = run_conformance(MutantEngine(m), examples=50, seed=1, rounds=1, shrink_seconds=2, out_dir=tmp_path)

@@ -131,6 +131,7 @@ class Report:
     disagreements: list[Disagreement] = field(default_factory=list)  # root causes
     exclude: list[str] = field(default_factory=list)  # the keys of causes the run was told to skip
     excluded: list[Disagreement] = field(default_factory=list)  # disagreements skipped as excluded
+    resumed: int = 0  # times a game went on past a known difference of results, the engine put back in step
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
     checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
     declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
@@ -180,6 +181,9 @@ class Report:
                     lines.append(f"    {how} {c.kind} [{c.rule}]: {c.detail} [{c.total()} "
                                  f"example(s)]" + (f" ({c.record['_file']})" if c.record and c.record.get("_file")
                                                    else ""))
+        if self.resumed:
+            lines.append(f"played on past a known difference of results {self.resumed} time(s), the engine put "
+                         f"back on the oracle's branch at the next deal")
         if self.exclude:
             lines.append(f"excluded (as asked): {', '.join(self.exclude)}; "
                          + (f"skipped {len(self.excluded)} disagreement(s): "
@@ -201,7 +205,7 @@ class Report:
                 {"kind": self.failure.kind, "message": self.failure.message},
                 "declared": self.declared, "compared": self.compared,
                 "disagreements": [d.to_json() for d in self.disagreements],
-                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded],
+                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed,
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
                 "coverage": self.coverage}
 
@@ -1129,6 +1133,7 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.seconds = time.monotonic() - began
     report.actions_compared = h.compared
     report.actions_applied = h.applied
+    report.resumed = h.resumed
     report.checks = h.stats()
     report.compared = h.compared_sections()
     report.coverage = {r: f for r, (_, f) in report.checks.items()}
