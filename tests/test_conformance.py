@@ -236,8 +236,10 @@ def test_a_rare_cause_behind_a_frequent_one_is_found_in_the_same_run():
     assert {d.rule for d in report.disagreements} == {"scoring.defenders", "barrel.threshold"}, report.format()
     frequent = next(d for d in report.disagreements if d.rule == "scoring.defenders")
     rare = next(d for d in report.disagreements if d.rule == "barrel.threshold")
-    assert frequent.total() > 3 * rare.total() and not frequent.consequences
+    assert frequent.total() > rare.total() and not frequent.consequences and not rare.consequences
     assert report.resumed > 0 and "played on past a known difference" in report.format()
+    # Results were compared after the games were put back in step: more rows than games that ended.
+    assert report.compared["results"]["times"] > report.examples
 
 
 def test_an_excluded_cause_is_skipped_and_counted_and_the_others_are_still_found():
