@@ -451,3 +451,19 @@ def test_cli_engine_takes_set_and_overlay(tmp_path, capsys):
     engine = " ".join([*THOUSAND, "engine", "--set", "rospis_timing=either"])
     assert main(["conform", "--engine", engine, "--set", "rospis_timing=either", "--examples", "8",
                  "--out", str(tmp_path), "--quiet"]) == 0
+
+
+def test_in_a_self_run_of_classic_every_rule_fires_or_the_report_says_why_it_cannot():
+    report = run_conformance(OracleEngine("classic"), seed=0)
+    never = sorted(r for r, (_, fired) in report.checks.items() if not fired and r not in report.cannot_fire)
+    assert never == [], report.format()
+    assert report.checks["barrel.three-falls"][1] > 0  # the third fall's reset is reached
+    line = report.format().splitlines()[-1]
+    assert "never fired" not in line and "cannot fire under this ruleset: barrel.auto-talon (" in line
+    # The reasons follow the parameters: switched on, the same rules can fire and are not excused.
+    on = {"barrel_auto_talon": True, "cut_modelled": True}
+    from oracle.conform.harness import Harness
+
+    excused = Harness(OracleEngine("classic", params=on), "classic", params=on).cannot_fire()
+    assert "barrel.auto-talon" not in excused and "deal.cut.method" not in excused
+    assert {"barrel.auto-talon", "deal.cut.method"} <= set(report.cannot_fire)

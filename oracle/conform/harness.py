@@ -132,6 +132,7 @@ class Report:
     exclude: list[str] = field(default_factory=list)  # the keys of causes the run was told to skip
     excluded: list[Disagreement] = field(default_factory=list)  # disagreements skipped as excluded
     resumed: int = 0  # times a game went on past a known difference of results, the engine put back in step
+    cannot_fire: dict[str, str] = field(default_factory=dict)  # rule -> why it cannot fire under this ruleset
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
     checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
     declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
@@ -191,9 +192,12 @@ class Report:
                             if self.excluded else "none was met"))
         if self.checks:
             fired = sum(1 for _, f in self.checks.values() if f)
-            never = sorted(r for r, (_, f) in self.checks.items() if not f)
+            never = sorted(r for r, (_, f) in self.checks.items() if not f and r not in self.cannot_fire)
+            cannot = sorted(r for r, (_, f) in self.checks.items() if not f and r in self.cannot_fire)
             lines.append(f"rule checks of the run: {fired}/{len(self.checks)} rules fired"
-                         + (f"; never fired: {', '.join(never)}" if never else ""))
+                         + (f"; never fired: {', '.join(never)}" if never else "")
+                         + (f"; cannot fire under this ruleset: "
+                            + "; ".join(f"{r} ({self.cannot_fire[r]})" for r in cannot) if cannot else ""))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -205,7 +209,7 @@ class Report:
                 {"kind": self.failure.kind, "message": self.failure.message},
                 "declared": self.declared, "compared": self.compared,
                 "disagreements": [d.to_json() for d in self.disagreements],
-                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed,
+                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed, "cannot_fire": self.cannot_fire,
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
                 "coverage": self.coverage}
 
@@ -987,9 +991,66 @@ class Harness:
         s = a.get("seat")
         return {**a, "seat": PLAYERS[s]} if type(s) is int and 0 <= s < len(PLAYERS) else dict(a)
 
+    def cannot_fire(self) -> dict[str, str]:
+        """The rules of the run's statistics that can never fire under this ruleset, each with the reason."""
+        prog = self.rs.compiled
+        effects: dict[str, list[Effect]] = {}
+        at_start: set[str] = set()
+        for on, trigger in prog.triggers.items():
+            for e in trigger.effects:
+                effects.setdefault(e.rule_id, []).append(e)
+                if on == "start":
+                    at_start.add(e.rule_id)
+        guards: dict[str, list[bool]] = {}
+        for action in prog.actions.values():
+            for g in action.guards:
+                guards.setdefault(g.clause.rule_id, []).append(g.dead)
+        # The phases some live clause can enter: a phase no compiled effect names (its condition folded away
+        # under the parameters) is never reached, nor the actions of it.
+        named = {r: {c for e in es for c in _constants(e.fn.__code__) if isinstance(c, str)}
+                 for r, es in effects.items()}
+        start = set(self.rs.program.phases[:1])
+        used = {d for es in effects.values() for e in es for d in e.deps} | \
+            {d for action in prog.actions.values() for g in action.guards for d in g.deps}
+        out: dict[str, str] = {}
+        for r in self.stats():
+            doc = self.rs.rules.get(r)
+            own_actions = [a for a in self.rs.actions.values() if a.rule_id == r and not is_chance(a)]
+            if doc is not None and doc.get("normative") is False:
+                out[r] = "hints for play, not a rule of the game"
+            elif r not in self.rs.logic_rules:
+                out[r] = "no clause of its own: what it declares is read by the other rules"
+            elif set(effects.get(r, [])) and r in at_start and not guards.get(r) and not own_actions and all(
+                    e in prog.triggers["start"].effects for e in effects[r]):
+                out[r] = "its clauses run once, when a game is set up, before any deal is compared"
+            elif not effects.get(r) and not guards.get(r) and not own_actions and r not in used:
+                out[r] = "no clause of its own, and no clause of this ruleset uses its definitions"
+            elif own_actions and not any(a.phase in start or any(a.phase in ns for o, ns in named.items() if o != r)
+                                         for a in own_actions):
+                out[r] = f"its moves belong to phase {own_actions[0].phase}, which this ruleset never enters"
+            elif not own_actions and (effects.get(r) or guards.get(r)) and all(guards.get(r, [True])) and \
+                    not any(_does_something(e) for e in effects.get(r, [])):
+                out[r] = "under this ruleset's parameters its clauses fold away: nothing to forbid or change"
+        return out
+
     def stats(self) -> dict[str, tuple[int, int]]:
         formal = sorted(r for r in self.rs.rules if r in self.rs.logic_rules or self.rs.rules[r].get("params"))
         return {r: (self.rule_counts.ran[r], self.rule_counts.fired[r]) for r in formal}
+
+
+def _constants(code: Any) -> list[Any]:
+    """The constants of a compiled clause, nested functions' (comprehensions) included."""
+    out: list[Any] = []
+    for c in code.co_consts:
+        out.extend(_constants(c) if hasattr(c, "co_consts") else [c])
+    return out
+
+
+def _does_something(e: Effect) -> bool:
+    """Whether a compiled effect can change anything: a clause whose every branch folded away under the
+    parameters compiles to a body that names no state and holds no value."""
+    code = e.fn.__code__
+    return bool(set(code.co_names) - {"v"}) or any(c is not None for c in _constants(code))
 
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
@@ -1134,6 +1195,7 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.actions_compared = h.compared
     report.actions_applied = h.applied
     report.resumed = h.resumed
+    report.cannot_fire = h.cannot_fire()
     report.checks = h.stats()
     report.compared = h.compared_sections()
     report.coverage = {r: f for r, (_, f) in report.checks.items()}
