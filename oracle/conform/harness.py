@@ -196,7 +196,7 @@ class Report:
             cannot = sorted(r for r, (_, f) in self.checks.items() if not f and r in self.cannot_fire)
             lines.append(f"rule checks of the run: {fired}/{len(self.checks)} rules fired"
                          + (f"; never fired: {', '.join(never)}" if never else "")
-                         + (f"; cannot fire under this ruleset: "
+                         + ("; cannot fire under this ruleset: "
                             + "; ".join(f"{r} ({self.cannot_fire[r]})" for r in cannot) if cannot else ""))
         return "\n".join(lines)
 
