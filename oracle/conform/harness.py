@@ -209,7 +209,8 @@ class Report:
                 {"kind": self.failure.kind, "message": self.failure.message},
                 "declared": self.declared, "compared": self.compared,
                 "disagreements": [d.to_json() for d in self.disagreements],
-                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed, "cannot_fire": self.cannot_fire,
+                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed,
+                "cannot_fire": self.cannot_fire,
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
                 "coverage": self.coverage}
 
