@@ -395,8 +395,8 @@ class Harness:
         if not self.capabilities.get("set_state", True):
             return dealer, state
         for name, samples in self.sampled.items():
-            if name not in self.state_keys:
-                continue
+            if name not in self.state_keys or self.rs.vars[name].only_while:
+                continue  # a value that means something only under a flag is drawn with the flag
             # A flag per variable first, so that shrinking drops a variable the disagreement does not need.
             if draw(st.booleans()):
                 values = [draw(st.sampled_from(samples)) for _ in range(n)]
@@ -419,6 +419,16 @@ class Harness:
                         flags = list(state.get(name) or [False] * n)
                         flags[seat] = True
                         state[name] = flags
+                        # What the rules count while the flag holds (deals already played on the barrel),
+                        # and the player's other counts (falls, bolts), drawn for him: what a sitter has
+                        # behind him decides what a fall costs.
+                        for under, samples in self.sampled.items():
+                            if under != self.total_var and under in self.state_keys and (
+                                    self.rs.vars[under].only_while == name or draw(st.booleans())):
+                                counts = list(state.get(under) or [0] * n)
+                                counts[seat] = draw(st.sampled_from(samples))
+                                if any(counts):
+                                    state[under] = counts
         warm = draw(st.integers(0, self.warm_deals))
         if not warm:
             return dealer, state
