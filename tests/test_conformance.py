@@ -468,3 +468,64 @@ def test_in_a_self_run_of_classic_every_rule_fires_or_the_report_says_why_it_can
     excused = Harness(OracleEngine("classic", params=on), "classic", params=on).cannot_fire()
     assert "barrel.auto-talon" not in excused and "deal.cut.method" not in excused
     assert {"barrel.auto-talon", "deal.cut.method"} <= set(report.cannot_fire)
+
+
+# ---------------------------------------------------------------- what the report says, word by word
+
+
+def test_a_node_crash_is_reported_by_its_error_line_not_its_stack_frames():
+    engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} node-crash", timeout=5, start_timeout=10)
+    report = run_conformance(engine, examples=2, seed=0)
+    engine.close()
+    assert report.failure is not None and report.failure.kind == "crash"
+    assert "TypeError: hand is undefined" in report.failure.message
+    assert " at step" not in report.failure.message, report.failure.message
+
+
+def test_seats_are_worded_as_validate_words_them_and_every_action_of_a_counterexample_names_its_player(tmp_path):
+    m = next(m for m in MUTANTS if m.name == "no-must-trump")
+    report = run_conformance(MutantEngine(m), seed=1, rounds=1, shrink_seconds=600, shrink_examples=60,
+                             out_dir=tmp_path)
+    d = report.disagreements[0]
+    import re
+
+    assert re.search(r"seat (\d) \(P\1\)", d.detail), d.detail
+    actions = [a for deal in d.record["deals"] for a in deal["actions"]]
+    assert actions and all(isinstance(a["seat"], str) and a["seat"].startswith("P") for a in actions), actions[-1]
+
+
+def test_engine_lacks_writes_actions_as_the_protocol_does():
+    m = next(m for m in MUTANTS if m.name == "bid-step-10")
+    report = run_conformance(MutantEngine(m), examples=50, seed=1, rounds=1, shrink_seconds=2)
+    note = report.disagreements[0].record["conformance"]
+    assert note["engine_lacks"] and all(a["action"] == a["action"].lower() for a in note["engine_lacks"])
+
+
+class _StaleBarrelDeals(OracleEngine):
+    """Reports barrel_deals 3 for every player off the barrel (a count left over from before a fall)."""
+
+    def results(self):
+        rows = super().results()
+        for row in rows:
+            row["barrel_deals"] = [d if on else 3 for d, on in zip(row["barrel_deals"], row["on_barrel"], strict=True)]
+        return rows
+
+
+def test_barrel_deals_is_compared_only_for_a_player_on_the_barrel():
+    report = run_conformance(_StaleBarrelDeals("classic"), examples=60, seed=2)
+    assert not report.disagreements, report.format()
+    assert "barrel_deals" in report.compared["results"]["keys"]
+
+
+class _ScoresUnchecked(OracleEngine):
+    def hello(self):
+        return {**super().hello(), "results": False, "set_state": False}
+
+
+def test_what_was_not_compared_is_said_and_qualifies_no_disagreement():
+    report = run_conformance(_ScoresUnchecked("classic"), examples=10, seed=0)
+    text = report.format()
+    assert report.compared["results"]["compared"] is False and report.compared["set_state"]["compared"] is False
+    assert "results: NOT compared (the engine declares results: false)" in text
+    assert "no disagreement found in what was compared (not compared: results, game end, set_state)" in text
+    assert report.to_json()["compared"]["results"] == {"compared": False, "why": "the engine declares results: false"}
