@@ -301,7 +301,10 @@ class Harness:
             engine.configure(self.overlays, self.params)
         caps = self.capabilities
         keys = caps.get("state_keys")
-        self.state_keys = set(keys) if isinstance(keys, list) else set(self.sampled)
+        # An engine that names no state keys is sent the sampled values a plain engine keeps: not those that
+        # mean something only under a flag (the deals on the barrel), which it may not keep.
+        self.state_keys = set(keys) if isinstance(keys, list) else {
+            v for v in self.sampled if not self.rs.vars[v].only_while}
         self.flags = [d for d in self.carried if self.rs.vars[d].type == "bool" and d in self.state_keys]
         self.unsupported: list[tuple[str, str | None]] = []
         for x in caps.get("not_supported", []):
