@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     conf.add_argument("--time", type=float, help="seconds the run may take, at most (default: no limit)")
     conf.add_argument("--max-disagreements", type=int, default=20,
                       help="stop after this many root causes (default 20)")
+    conf.add_argument("--exclude", action="append", metavar="KEY",
+                      help="skip a known root cause by its key, as a report names it (parameter:NAME or rule:RULE; "
+                           "repeatable): it is counted, not reported, and the run looks for the others")
     conf.add_argument("--seed", type=int, default=0, help="reproduce a run exactly")
     conf.add_argument("--deals", type=int, default=4, help="deals per generated game, at most (default 4)")
     conf.add_argument("--timeout", type=float, default=5.0, help="seconds the engine has to answer a request")

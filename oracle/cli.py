@@ -634,7 +634,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
                                  max_deals=args.deals, out_dir=out, shrink_seconds=shrink, time_limit=budget,
                                  shrink_examples=args.shrink_examples,
                                  max_disagreements=args.max_disagreements, overlays=overlays, params=params,
-                                 on_progress=None if args.quiet else
+                                 exclude=args.exclude or [], on_progress=None if args.quiet else
                                  lambda m: print(m, file=sys.stderr, flush=True))
     finally:
         engine.close()

@@ -90,3 +90,19 @@ def test_every_move_has_a_players_words_in_every_language() -> None:
     assert not missing, "moves without a player's words in oracle/docgen/values.yaml:\n" + "\n".join(missing)
     assert action_label("play", {"card": "Д♥"}, ["marriage"], "ru") == "ход Д♥ с «хвалю»"
     assert action_label("bid", {"value": "120"}, [], "en") == "bid 120"
+
+
+def test_every_choice_has_whole_words_in_exactly_the_sites_languages() -> None:
+    # An unquoted comma inside a flow mapping ({en: a, b, ru: c, d}) silently makes a key of
+    # the words after it and cuts the label short; every choice's words must be just en and ru.
+    from oracle.docgen.labels import LANGS
+
+    broken = []
+    for name, entry in labels._values()["params"].items():
+        if not isinstance(entry, dict) or {"list", "map", "unit", "format"} & set(entry):
+            continue
+        for choice, words in entry.items():
+            if not (isinstance(words, dict) and set(words) == set(LANGS)
+                    and all(isinstance(w, str) and w for w in words.values())):
+                broken.append(f"{name} = {choice!r}: {words!r}")
+    assert not broken, "values.yaml words that are not one string per language:\n" + "\n".join(broken)

@@ -51,6 +51,7 @@ from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
 from ..state import Position
 from .candidates import candidates
+from .decision import Decisions, Judge, Observation, Probe
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
@@ -73,13 +74,27 @@ class Disagreement:
     record: dict[str, Any] | None = None
     count: int = 1  # generated examples that showed it
     after: str | None = None  # the known disagreement seen earlier in the same example, if any
-    # Other forms of the same root cause: seen only after this one in its example, or charged to the same rule.
+    # Other forms of the same root cause: seen only after this one in its example, or the same decision.
     consequences: list[Disagreement] = field(default_factory=list)
-    relation: str = ""  # for a consequence: "after" (it followed the root in its game), "same rule", "shares R"
+    relation: str = ""  # for a consequence: "after" (it followed the root in its game), "same decision"
     deps: frozenset[str] = frozenset()  # the rule and the rules its logic uses (definitions, parameters)
+    probe: Probe | None = field(default=None, repr=False)  # the failing game, for the what-if replays
+    # The parameters whose other value makes the oracle do what the engine did (see decision.py).
+    decided_by: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """The decision that differs, as `conform --exclude` names it: a parameter, else the rule blamed."""
+        return f"parameter:{self.decided_by[0]}" if self.decided_by else f"rule:{self.rule}"
+
+    def keys(self) -> set[str]:
+        """Every name this cause answers to: each deciding parameter and the rule, with or without the prefix."""
+        return {self.key, self.rule, f"rule:{self.rule}", *self.decided_by,
+                *(f"parameter:{p}" for p in self.decided_by)}
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "rule": self.rule, "detail": self.detail, "signature": self.signature,
+        return {"kind": self.kind, "rule": self.rule, "key": self.key, "decided_by": self.decided_by,
+                "detail": self.detail, "signature": self.signature,
                 "examples": self.total(), "counterexample": (self.record or {}).get("_file"),
                 "consequences": [c.to_json() | {"relation": c.relation} for c in self.consequences]}
 
@@ -114,6 +129,10 @@ class Report:
     rounds: int = 0
     stop: str = ""  # why the run ended
     disagreements: list[Disagreement] = field(default_factory=list)  # root causes
+    exclude: list[str] = field(default_factory=list)  # the keys of causes the run was told to skip
+    excluded: list[Disagreement] = field(default_factory=list)  # disagreements skipped as excluded
+    resumed: int = 0  # times a game went on past a known difference of results, the engine put back in step
+    cannot_fire: dict[str, str] = field(default_factory=dict)  # rule -> why it cannot fire under this ruleset
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
     checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
     declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
@@ -153,19 +172,32 @@ class Report:
             lines.append(f"rule {rule}: {len(ds)} root cause(s), in {sum(d.total() for d in ds)} example(s)")
             for d in ds:
                 lines.append(f"  {d.kind}: {d.detail} [{d.total()} example(s)]")
+                lines.append(f"    key {d.key}: " + (
+                    f"the oracle does what the engine did with {_params_text(d.decided_by)} set otherwise"
+                    if d.decided_by else "no one parameter set otherwise gives what the engine did"))
                 if d.record is not None and d.record.get("_file"):
                     lines.append(f"    counterexample: {d.record['_file']}")
                 for c in d.consequences:
-                    how = {"after": "then, as a consequence,", "same rule": "also, by the same rule,"}.get(
-                        c.relation, f"also, through the rule it {c.relation},")
+                    how = {"after": "then, as a consequence,"}.get(c.relation, "also, by the same decision,")
                     lines.append(f"    {how} {c.kind} [{c.rule}]: {c.detail} [{c.total()} "
                                  f"example(s)]" + (f" ({c.record['_file']})" if c.record and c.record.get("_file")
                                                    else ""))
+        if self.resumed:
+            lines.append(f"played on past a known difference of results {self.resumed} time(s), the engine put "
+                         f"back on the oracle's branch at the next deal")
+        if self.exclude:
+            lines.append(f"excluded (as asked): {', '.join(self.exclude)}; "
+                         + (f"skipped {len(self.excluded)} disagreement(s): "
+                            + ", ".join(f"{d.key} ({d.kind} [{d.rule}])" for d in self.excluded)
+                            if self.excluded else "none was met"))
         if self.checks:
             fired = sum(1 for _, f in self.checks.values() if f)
-            never = sorted(r for r, (_, f) in self.checks.items() if not f)
+            never = sorted(r for r, (_, f) in self.checks.items() if not f and r not in self.cannot_fire)
+            cannot = sorted(r for r, (_, f) in self.checks.items() if not f and r in self.cannot_fire)
             lines.append(f"rule checks of the run: {fired}/{len(self.checks)} rules fired"
-                         + (f"; never fired: {', '.join(never)}" if never else ""))
+                         + (f"; never fired: {', '.join(never)}" if never else "")
+                         + ("; cannot fire under this ruleset: "
+                            + "; ".join(f"{r} ({self.cannot_fire[r]})" for r in cannot) if cannot else ""))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -177,6 +209,8 @@ class Report:
                 {"kind": self.failure.kind, "message": self.failure.message},
                 "declared": self.declared, "compared": self.compared,
                 "disagreements": [d.to_json() for d in self.disagreements],
+                "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed,
+                "cannot_fire": self.cannot_fire,
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
                 "coverage": self.coverage}
 
@@ -195,6 +229,10 @@ def compared_text(compared: dict[str, Any]) -> list[tuple[str, str]]:
             text += f"; not compared: {', '.join(c['not_compared'])}"
         out.append((section, text))
     return out
+
+
+def _params_text(names: list[str]) -> str:
+    return ("parameter " if len(names) == 1 else "any of the parameters ") + ", ".join(names)
 
 
 def _show_unsupported(x: Any) -> str:
@@ -216,6 +254,14 @@ class _Example:
     known: list[str] = field(default_factory=list)  # known disagreements seen so far in this example
     # The deal (index in deal_starts) in which each known disagreement was first seen in this example.
     known_in: dict[str, int] = field(default_factory=dict)
+    in_step_from: int = 0  # the deal from which the engine was put back in step after a known difference
+    # Where the engine's present game began when it was put back in step: its dealer, its state and the
+    # index in applied (what a what-if replay starts from).
+    resumed: tuple[int, dict[str, list[Any]], int] | None = None
+
+    def diverged(self) -> bool:
+        """Whether a known difference has shown since the two sides were last in step."""
+        return any(self.known_in.get(k, 0) >= self.in_step_from for k in self.known)
 
 
 class Harness:
@@ -255,7 +301,10 @@ class Harness:
             engine.configure(self.overlays, self.params)
         caps = self.capabilities
         keys = caps.get("state_keys")
-        self.state_keys = set(keys) if isinstance(keys, list) else set(self.sampled)
+        # An engine that names no state keys is sent the sampled values a plain engine keeps: not those that
+        # mean something only under a flag (the deals on the barrel), which it may not keep.
+        self.state_keys = set(keys) if isinstance(keys, list) else {
+            v for v in self.sampled if not self.rs.vars[v].only_while}
         self.flags = [d for d in self.carried if self.rs.vars[d].type == "bool" and d in self.state_keys]
         self.unsupported: list[tuple[str, str | None]] = []
         for x in caps.get("not_supported", []):
@@ -265,11 +314,15 @@ class Harness:
                 self.unsupported.append((x, None))
         self.ex: _Example | None = None
         self._rule_deps: dict[str, set[str]] | None = None
+        self.decisions = Decisions(self.rs, ruleset, self.overlays, self.params,
+                                   Judge(self._alt_key, self._supported, self._same_row))
         # What the engine's answers let the run compare (see compared_sections).
         self.result_keys: set[str] = set()
         self.result_rows = 0
         self.game_end_keys: set[str] = set()
         self.mid_game = 0
+        self.rows_before = 0  # the oracle's rows before the engine's game began (it was put back in step)
+        self.resumed = 0  # games played on past a known difference of results, the engine put back in step
 
     def compared_sections(self) -> dict[str, dict[str, Any]]:
         """Section by section, what the run compared and what it did not, and why not."""
@@ -313,6 +366,7 @@ class Harness:
         rec.record.pop("deals")
         rec.record["deals"] = []
         self.engine.new_game(self.ruleset, players, dealer)
+        self.rows_before = 0
         if state:
             self.engine.set_state(state)
             if self.counting:
@@ -344,8 +398,8 @@ class Harness:
         if not self.capabilities.get("set_state", True):
             return dealer, state
         for name, samples in self.sampled.items():
-            if name not in self.state_keys:
-                continue
+            if name not in self.state_keys or self.rs.vars[name].only_while:
+                continue  # a value that means something only under a flag is drawn with the flag
             # A flag per variable first, so that shrinking drops a variable the disagreement does not need.
             if draw(st.booleans()):
                 values = [draw(st.sampled_from(samples)) for _ in range(n)]
@@ -368,6 +422,16 @@ class Harness:
                         flags = list(state.get(name) or [False] * n)
                         flags[seat] = True
                         state[name] = flags
+                        # What the rules count while the flag holds (deals already played on the barrel),
+                        # and the player's other counts (falls, bolts), drawn for him: what a sitter has
+                        # behind him decides what a fall costs.
+                        for under, samples in self.sampled.items():
+                            if under != self.total_var and under in self.state_keys and (
+                                    self.rs.vars[under].only_while == name or draw(st.booleans())):
+                                counts = list(state.get(under) or [0] * n)
+                                counts[seat] = draw(st.sampled_from(samples))
+                                if any(counts):
+                                    state[under] = counts
         teams = self.rs.teams
         if teams is not None:
             # What a team holds as one starts as one: each partner takes his team's first seat's value.
@@ -409,6 +473,10 @@ class Harness:
                     raise _Known("no action both sides allow")
         if self.illegal_every and draw(st.integers(0, self.illegal_every - 1)) == 0:
             self._offer_illegal(game, rec, draw)
+        # Steer away from a move the engine is known to refuse wrongly: the rest of the game may hold
+        # another difference.
+        legal = [a for a in legal if f"rejected-legal:{self.rs.action_rule.get(a.kind, a.kind)}:{a.kind}"
+                 not in self.known] or legal
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
         action = legal[draw(st.integers(0, len(legal) - 1))]
         accepted, reason = self._engine_call(lambda: self.engine.apply(self._enc(action)), rec,
@@ -420,9 +488,37 @@ class Harness:
         self._apply(game, action)
         if not accepted:
             self._fail(rec, "rejected-legal", action.kind, self.rs.action_rule.get(action.kind, action.kind),
-                       f"the engine rejected the legal action {self._text(action)} ({reason})")
+                       f"the engine rejected the legal action {self._text(action)} ({reason})",
+                       seen=Observation("refuses", action=action), before_last=True)
         if len(game.sheet) > before:
-            self._compare_results(game, rec)
+            try:
+                self._compare_results(game, rec)
+            except _Known:
+                if not self._resume(game, rec):
+                    raise
+
+    def _resume(self, game: Game, rec: Recorder) -> bool:
+        """After a known difference of results: put the engine back in step with the oracle at the start of the
+        next deal (a new game from the oracle's position, by set_state) and play on, so that what follows
+        is still compared. False when the game is over or the engine cannot be told the position."""
+        if game.over or not self.capabilities.get("set_state", True):
+            return False
+        init = self._new_game(0, 0, {}).v
+        state = {name: list(game.v[name]) for name in self.carried if game.v[name] != init[name]}
+        if set(state) - self.state_keys:
+            return False
+        self.engine.new_game(self.ruleset, PLAYERS[:self.rs.players], game.v["dealer"])
+        self.engine.set_state(state)
+        self.rows_before = len(game.sheet)
+        ex = self.ex
+        assert ex is not None
+        ex.in_step_from = len(ex.deal_starts) - 1
+        for k in ex.known:  # what was known so far belongs to the deals before
+            ex.known_in[k] = min(ex.known_in.get(k, 0), ex.in_step_from - 1)
+        ex.resumed = (game.v["dealer"], state, len(ex.applied))
+        if self.counting:
+            self.resumed += 1
+        return True
 
     def _apply(self, game: Game, action: Action) -> None:
         assert self.ex is not None
@@ -470,8 +566,9 @@ class Harness:
         assert self.ex is not None
         # Once a known difference has shown in this game, later ones are most likely its echoes: the costly
         # what-if replays are left out.
-        cause = None if self.ex.known else self._state_cause(game, {(a["seat"], a["action"]) for a in
+        cause = None if self.ex.diverged() else self._state_cause(game, {(a["seat"], a["action"]) for a in
                                                                    theirs.values()})
+        seen = Observation("legal", legal=frozenset(theirs))
         if cause is not None:
             var, rule, alt = cause
             now = game.v[var]
@@ -479,7 +576,7 @@ class Harness:
                        f"{var} is {PLAYERS[alt]} (seat {alt}), not "
                        f"{PLAYERS[now] + f' (seat {now})' if isinstance(now, int) else now}: rule {rule} sets {var} "
                        f"({len(extra)} action(s) allowed, {len(missing)} lacking here)",
-                       f"legal-actions:state:{var}", note=note)  # one root cause: the engine's {var} differs
+                       f"legal-actions:state:{var}", note=note, seen=seen)  # one root cause: the engine's {var} differs
         if extra:
             a = theirs[extra[0]]
             rule, kind = self._rule_of(game, a)
@@ -487,14 +584,14 @@ class Harness:
             if sig not in self.known:
                 rec.record["deals"][-1]["actions"].append(self._as_recorded(a))
             self._fail(rec, "legal-actions", kind, rule, f"the engine allows {self._jtext(a)}, which rule {rule} "
-                       f"forbids ({len(extra)} such action(s) here)", sig, note=note)
+                       f"forbids ({len(extra)} such action(s) here)", sig, note=note, seen=seen)
         if missing:
             a = self._enc(ours[missing[0]])
             kind = a["action"]
             rule = self.rs.action_rule.get(kind, kind)
             sig = f"legal-actions:missing:{kind}:{game.phase}"
             self._fail(rec, "legal-actions", kind, rule, f"the engine does not allow {self._jtext(a)}, which is "
-                       f"legal ({len(missing)} such action(s) here)", sig, note=note)
+                       f"legal ({len(missing)} such action(s) here)", sig, note=note, seen=seen)
 
     def _is_seat(self, var: str) -> bool:
         decl = self.rs.vars.get(var)
@@ -606,6 +703,8 @@ class Harness:
                     continue
                 rej = game.check(a, typed=True)  # candidates are well typed by construction
                 self._count_checks(a.kind, rej)
+                if rej is not None and f"accepted-illegal:{rej.rule_id}:{a.kind}" in self.known:
+                    continue  # the engine is known to accept it: offering it again would only end the game
                 if rej is not None:
                     illegal.append((a, rej))
                     if len(illegal) >= 24:
@@ -618,13 +717,14 @@ class Harness:
         if accepted:
             rec.record["deals"][-1]["actions"].append(self._enc(a))
             self._fail(rec, "accepted-illegal", a.kind, rej.rule_id,
-                       f"the engine accepted {self._text(a)}, which rule {rej.rule_id} forbids [{rej.reason}]")
+                       f"the engine accepted {self._text(a)}, which rule {rej.rule_id} forbids [{rej.reason}]",
+                       seen=Observation("accepts", action=a))
 
     def _compare_results(self, game: Game, rec: Recorder) -> None:
         if not self.capabilities.get("results", True):
             return
         theirs = self._engine_call(self.engine.results, rec, self._sheet_rule)
-        i = len(game.sheet) - 1
+        i = len(game.sheet) - 1 - self.rows_before
         if len(theirs) <= i or not isinstance(theirs[i], dict):
             self._fail(rec, "results", "sheet", "record", f"the engine reports {len(theirs)} finished deal(s), the "
                        f"oracle {i + 1}")
@@ -657,9 +757,35 @@ class Harness:
                                         if k in row}
         shown = "; ".join(f"{k} is {json.dumps(v, ensure_ascii=False)}, the rules give "
                           f"{json.dumps(w, ensure_ascii=False)}" for k, (v, w) in wrong.items())
-        self._fail(rec, "results", key, rule, f"after deal {i + 1} the engine's {shown} (rule {rule} writes {key})",
+        ex = self.ex
+        assert ex is not None
+        writes, _ = self._writes(ex.deal_starts[-2], len(ex.applied), to_row=True)
+        vars_wrong = {_GAME_END.get(k, k) for k in wrong}
+        writers = tuple(dict.fromkeys(w.rule for w in writes if w.var in vars_wrong))
+        self._fail(rec, "results", key, rule, f"after deal {len(game.sheet)} the engine's {shown} "
+                   f"(rule {rule} writes {key})",
                    f"results:{rule}", record=probe,
-                   note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}})
+                   note={"results": {k: {"engine": v, "rules": w} for k, (v, w) in wrong.items()}},
+                   seen=Observation("results", row=dict(theirs[i]), rows=len(game.sheet)), rules=writers,
+                   diffs=_differences(wrong))
+
+    def _alt_key(self, rs: Ruleset, a: Action) -> str:
+        """An action's key for comparing, as another ruleset (a what-if replay's) writes it."""
+        return _canonical(_norm(encode_action(rs, notation(rs), a)))
+
+    def _same_row(self, rs: Ruleset, row: dict[str, Any], theirs: dict[str, Any]) -> bool:
+        """Whether the engine's row of results is ``row`` of another ruleset's sheet, every key compared."""
+        for key, value in theirs.items():
+            if key in _RESULT_ONLY or key not in row:
+                continue
+            decl = rs.vars.get(key)
+            mine = row[key]
+            mine_shown = [encode_value(x, decl.type, self.nt) for x in mine] if decl is not None and \
+                decl.scope == "seat" else encode_value(mine, decl.type, self.nt) if decl is not None else mine
+            mine_m, theirs_m = self._meaningful(key, row, mine_shown, value)
+            if _norm(theirs_m) != _norm(mine_m):
+                return False
+        return True
 
     def _meaningful(self, key: str, row: dict[str, Any], mine: Any, theirs: Any) -> tuple[Any, Any]:
         """Both sides' value of ``key``, less the seats for which the rules say it means nothing (a per-player
@@ -771,7 +897,9 @@ class Harness:
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, rec: Recorder, kind: str, action_kind: str, rule: str, detail: str, sig: str | None = None,
-              record: dict[str, Any] | None = None, note: dict[str, Any] | None = None) -> None:
+              record: dict[str, Any] | None = None, note: dict[str, Any] | None = None,
+              seen: Observation | None = None, rules: tuple[str, ...] = (), diffs: tuple[int, ...] = (),
+              before_last: bool = False) -> None:
         ex = self.ex
         assert ex is not None
         signature = sig or f"{kind}:{rule}:{action_kind}"
@@ -792,8 +920,13 @@ class Harness:
         # allow), and a new deal starts afresh: only a difference in the same deal is taken for its echo.
         deal = len(ex.deal_starts) - 1
         echo = next((k for k in ex.known if ex.known_in.get(k) == deal), None)
-        raise _Found(Disagreement(kind, signature, rule, detail, body, after=echo,
-                                  deps=frozenset(self.deps(rule))))
+        deps = self.deps(rule)
+        dealer, state, begin = ex.resumed or (ex.dealer, ex.state, 0)
+        probe = None if seen is None else Probe(
+            dealer, ex.seed, state, tuple(ex.applied[begin:-1] if before_last else ex.applied[begin:]), seen,
+            tuple(dict.fromkeys((rule, *sorted(deps - {rule}), *rules))), diffs)
+        raise _Found(Disagreement(kind, signature, rule, detail, body, after=echo, deps=frozenset(deps),
+                                  probe=probe))
 
     def deps(self, rule: str) -> set[str]:
         """The rule and the rules its clauses and guards use (its definitions' and parameters' owners),
@@ -877,9 +1010,66 @@ class Harness:
         s = a.get("seat")
         return {**a, "seat": PLAYERS[s]} if type(s) is int and 0 <= s < len(PLAYERS) else dict(a)
 
+    def cannot_fire(self) -> dict[str, str]:
+        """The rules of the run's statistics that can never fire under this ruleset, each with the reason."""
+        prog = self.rs.compiled
+        effects: dict[str, list[Effect]] = {}
+        at_start: set[str] = set()
+        for on, trigger in prog.triggers.items():
+            for e in trigger.effects:
+                effects.setdefault(e.rule_id, []).append(e)
+                if on == "start":
+                    at_start.add(e.rule_id)
+        guards: dict[str, list[bool]] = {}
+        for action in prog.actions.values():
+            for g in action.guards:
+                guards.setdefault(g.clause.rule_id, []).append(g.dead)
+        # The phases some live clause can enter: a phase no compiled effect names (its condition folded away
+        # under the parameters) is never reached, nor the actions of it.
+        named = {r: {c for e in es for c in _constants(e.fn.__code__) if isinstance(c, str)}
+                 for r, es in effects.items()}
+        start = set(self.rs.program.phases[:1])
+        used = {d for es in effects.values() for e in es for d in e.deps} | \
+            {d for action in prog.actions.values() for g in action.guards for d in g.deps}
+        out: dict[str, str] = {}
+        for r in self.stats():
+            doc = self.rs.rules.get(r)
+            own_actions = [a for a in self.rs.actions.values() if a.rule_id == r and not is_chance(a)]
+            if doc is not None and doc.get("normative") is False:
+                out[r] = "hints for play, not a rule of the game"
+            elif r not in self.rs.logic_rules:
+                out[r] = "no clause of its own: what it declares is read by the other rules"
+            elif set(effects.get(r, [])) and r in at_start and not guards.get(r) and not own_actions and all(
+                    e in prog.triggers["start"].effects for e in effects[r]):
+                out[r] = "its clauses run once, when a game is set up, before any deal is compared"
+            elif not effects.get(r) and not guards.get(r) and not own_actions and r not in used:
+                out[r] = "no clause of its own, and no clause of this ruleset uses its definitions"
+            elif own_actions and not any(a.phase in start or any(a.phase in ns for o, ns in named.items() if o != r)
+                                         for a in own_actions):
+                out[r] = f"its moves belong to phase {own_actions[0].phase}, which this ruleset never enters"
+            elif not own_actions and (effects.get(r) or guards.get(r)) and all(guards.get(r, [True])) and \
+                    not any(_does_something(e) for e in effects.get(r, [])):
+                out[r] = "under this ruleset's parameters its clauses fold away: nothing to forbid or change"
+        return out
+
     def stats(self) -> dict[str, tuple[int, int]]:
         formal = sorted(r for r in self.rs.rules if r in self.rs.logic_rules or self.rs.rules[r].get("params"))
         return {r: (self.rule_counts.ran[r], self.rule_counts.fired[r]) for r in formal}
+
+
+def _constants(code: Any) -> list[Any]:
+    """The constants of a compiled clause, nested functions' (comprehensions) included."""
+    out: list[Any] = []
+    for c in code.co_consts:
+        out.extend(_constants(c) if hasattr(c, "co_consts") else [c])
+    return out
+
+
+def _does_something(e: Effect) -> bool:
+    """Whether a compiled effect can change anything: a clause whose every branch folded away under the
+    parameters compiles to a body that names no state and holds no value."""
+    code = e.fn.__code__
+    return bool(set(code.co_names) - {"v"}) or any(c is not None for c in _constants(code))
 
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
@@ -902,6 +1092,15 @@ def _norm(v: Any) -> Any:
     return v
 
 
+def _differences(wrong: dict[str, tuple[Any, Any]]) -> tuple[int, ...]:
+    """By how much the engine's numbers differ from the rules' (a marriage worth 20 more, a penalty 10 less)."""
+    out: set[int] = set()
+    for got, want in wrong.values():
+        pairs = zip(got, want, strict=False) if isinstance(got, list) and isinstance(want, list) else [(got, want)]
+        out |= {abs(g - w) for g, w in pairs if type(g) is int and type(w) is int and g != w}
+    return tuple(sorted(out))
+
+
 def _snapshot(rec: Recorder) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(json.dumps({k: v for k, v in rec.record.items()}))
     for d in out.get("deals", []):
@@ -922,14 +1121,16 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
                     shrink_examples: int | None = None,
                     time_limit: float | None = None, max_disagreements: int = MAX_DISAGREEMENTS,
                     overlays: list[str] | None = None, params: dict[str, Any] | None = None,
-                    round_examples: int = ROUND_EXAMPLES) -> Report:
+                    round_examples: int = ROUND_EXAMPLES, exclude: list[str] | None = None) -> Report:
     """Drive ``engine`` and the oracle through generated games; return every root cause of disagreement.
 
     The run ends when ``examples`` games have been generated, when ``time_limit`` seconds have
     passed, when ``max_disagreements`` root causes are found, or after ``rounds`` rounds; the
     report says which. Shrinking a disagreement is given ``shrink_seconds`` and at most ``shrink_examples``
     games (a budget by count makes the counterexample the same on a fast machine and a busy one).
+    A cause whose key (or deciding parameter, or rule) is in ``exclude`` is skipped and counted.
     """
+    excluded = set(exclude or [])
     report = Report(engine.name, ruleset, seed=seed)
     began = time.monotonic()
     try:
@@ -942,6 +1143,7 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.declared = {k: h.capabilities[k] for k in ("not_supported", "projection") if h.capabilities.get(k)}
     deadline = began + time_limit if time_limit is not None else None
     groups: dict[str, Disagreement] = {}
+    report.exclude = sorted(excluded)
     round_no = 0
     while True:
         if report.examples >= examples:
@@ -976,20 +1178,24 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
         d = min(found, key=lambda x: (x.after is not None, _size(x)))
         h.known.add(d.signature)
         h.counts[d.signature] += 1
+        if d.probe is not None:
+            d.decided_by = h.decisions.deciding(d.probe)
+        if d.keys() & excluded:
+            report.excluded.append(d)  # a cause the author already knows: skipped from now on, and counted
+            groups[d.signature] = d
+            if on_progress is not None:
+                on_progress(f"excluded: {d.key} ({d.kind} [{d.rule}])")
+            continue
         parent = groups.get(d.after) if d.after else None
         if parent is not None:
             d.relation = "after"  # seen after a known difference in the same game: filed under it
         else:
-            parent = next((r for r in report.disagreements if r.rule == d.rule), None)
-            d.relation = "same rule" if parent is not None else ""
-            if parent is None:
-                # Two rules that use one definition or parameter (a marriage's value, in the auction and
-                # in the score): one root cause, seen twice.
-                parent = next((r for r in report.disagreements if any((d.deps & x.deps) - {d.rule, x.rule}
-                                                                      for x in (r, *_family(r)))), None)
-                if parent is not None:
-                    d.relation = "shares " + ", ".join(sorted(
-                        set().union(*(d.deps & x.deps for x in (parent, *_family(parent)))) - {d.rule}))
+            # One cause when one decision explains both: a parameter whose other value gives what the
+            # engine did in both games, or, where no parameter does, the same rule blamed. Sharing a
+            # parameter or a rule on the way (a penalty unit, a definition) is no reason.
+            parent = next((x for x in groups.values() if x not in report.excluded and _same_decision(x, d)), None)
+            if parent is not None:
+                d.relation = "same decision"
         _write(d, out_dir, len(groups) + 1)
         groups[d.signature] = d
         if parent is not None:
@@ -1007,10 +1213,18 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.seconds = time.monotonic() - began
     report.actions_compared = h.compared
     report.actions_applied = h.applied
+    report.resumed = h.resumed
+    report.cannot_fire = h.cannot_fire()
     report.checks = h.stats()
     report.compared = h.compared_sections()
     report.coverage = {r: f for r, (_, f) in report.checks.items()}
     return report
+
+
+def _same_decision(a: Disagreement, b: Disagreement) -> bool:
+    if a.decided_by and b.decided_by:
+        return bool(set(a.decided_by) & set(b.decided_by))
+    return a.rule == b.rule
 
 
 def _family(d: Disagreement) -> list[Disagreement]:

@@ -2,7 +2,7 @@
 
     python misbehave.py MODE [PIDFILE]
 
-Modes: crash, hang, garbage, wrong-id, id-true, slow-start, exit-at-deal, caps-list, caps-string,
+Modes: crash, node-crash, hang, garbage, wrong-id, id-true, slow-start, exit-at-deal, caps-list, caps-string,
 bad-utf8, bad-utf8-stderr, huge-line, endless-line, endless-stderr, close-stdout, setsid-child, big-int, nan,
 crash-child-holds-stdout.
 setsid-child writes the pid of a child that left the engine's session to PIDFILE.
@@ -56,6 +56,11 @@ for line in sys.stdin:
     elif mode == "crash":
         print("boom: the engine fell over", file=sys.stderr, flush=True)
         sys.exit(3)
+    elif mode == "node-crash":
+        # As Node dies: the error line, then the frames of its stack.
+        print("/srv/engine.js:12\n        throw new TypeError('hand is undefined');\n\nTypeError: hand is undefined\n"
+              + "".join(f"    at step{i} (/srv/engine.js:{i}:5)\n" for i in range(8)), file=sys.stderr, flush=True)
+        sys.exit(1)
     elif mode == "bad-utf8-stderr":
         sys.stderr.buffer.write(b"\xff\xfe broken \xc3\x28 bytes\n")
         sys.stderr.flush()

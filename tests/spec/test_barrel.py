@@ -426,6 +426,7 @@ CROSS = {
     # Seat 0, a defender at 950, gets 60 for seat 1's concession: 1010 in one deal.
     "declarer": (([-70, -100, 60], [880, -100, 60], [["rospis", 1], ["barrel-mount", 0]]), False),
     "anyone": (([60, -100, 60], [1010, -100, 60], [["rospis", 1], ["win", 0]]), True),
+    "nobody": (([-70, -100, 60], [880, -100, 60], [["rospis", 1], ["barrel-mount", 0]]), False),
 }
 
 
@@ -441,10 +442,13 @@ def test_cross_barrel_decides_whether_a_defender_jumps_from_below_880_to_1000(va
     assert t.v["on_barrel"] == (sitting() if over else sitting(0))
 
 
-def test_cross_barrel_never_stops_a_declarer_making_his_contract():
-    for value in CROSS:
+def test_cross_barrel_stops_a_declarer_making_his_contract_only_when_nobody_crosses():
+    for value in ("declarer", "anyone"):
         t = play_deal(HEARTS, contract=130, scores=[0, 870, 0], cross_barrel=value)
         assert sheet(t) == ([0, 130, 0], [0, 1000, 0], [["marriage", 1], ["bolt", 0], ["bolt", 2], ["win", 1]])
+    t = play_deal(HEARTS, contract=130, scores=[0, 870, 0], cross_barrel="nobody")
+    assert sheet(t) == ([0, 10, 0], [0, 880, 0], [["marriage", 1], ["bolt", 0], ["bolt", 2], ["barrel-mount", 1]])
+    assert not t.game.over and t.v["on_barrel"] == sitting(1)
 
 
 SIMULTANEOUS = {

@@ -64,6 +64,16 @@ def test_failed_declarer_with_no_points_loses_contract_and_bolt_penalty():
     assert marks(t, "bolt-penalty") == [1]
 
 
+@pytest.mark.parametrize("value", [None, "collected", "exempt"])
+def test_declarer_bolts_decides_whether_a_declarer_taking_nothing_gets_a_bolt(value):
+    t = play_deal(BARE, scores=[0, 500, 0], state={"bolts": [0, 2, 0]},
+                  **({} if value is None else {"declarer_bolts": value}))
+    exempt = value == "exempt"  # the default: the declarer gets his bolt like anybody
+    assert marks(t, "bolt") == ([0] if exempt else [0, 1])
+    assert t.last["delta"] == [0, -100 if exempt else -220, 120]
+    assert t.v["bolts"] == [1, 2 if exempt else 0, 0]
+
+
 def test_a_trick_of_three_nines_is_a_bolt_by_default():
     t = play_deal(NINES, first_lead="dealer")
     assert t.v["bolts"] == [1, 0, 1]

@@ -37,6 +37,16 @@ def test_the_hundred_moves_on_from_a_barred_player_and_is_scored():
     assert ["locked-out", 1] in t.last["marks"]
 
 
+def test_lockout_hundred_kept_leaves_the_hundred_with_the_barred_player():
+    t = Table(rs("variant.bid.negative-lockout", lockout_hundred="kept"), dealer=0, scores=[10, -130, 20])
+    assert t.v["bidder"] == 1 and t.v["turn"] == 2
+    t.act(2, "pass").act(0, "pass")
+    assert t.v["declarer"] == 1 and t.v["contract"] == 100
+    t.act(1, "take-talon").act(1, "concede")
+    assert t.last["delta"] == [60, -100, 60]
+    assert ["locked-out", 1] in t.last["marks"]
+
+
 def test_nobody_is_barred_when_everybody_is_under_the_limit():
     t = Table(rs("variant.bid.negative-lockout"), dealer=0, scores=[-200, -130, -150])
     assert t.v["bidder"] == 1

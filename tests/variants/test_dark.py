@@ -201,3 +201,32 @@ def test_dark_marriages_are_not_doubled_for_the_defenders():
         return t
     assert deal().last["delta"] == [254, -200, 0]
     assert deal("variant.dark.marriage-not-doubled").last["delta"] == [154, -200, 0]
+
+
+# ================================================================== variant.dark.no-rospis, variant.dark.not-on-barrel
+
+
+def test_no_rospis_refuses_a_concession_only_in_a_dark_deal():
+    for more, refused in (((), False), (("variant.dark.no-rospis",), True)):
+        t = blind(*more)
+        t.act(1, "go-dark")
+        blind_won(t).act(1, "take-talon")
+        if refused:
+            assert t.rejects(1, "concede").reason == "rospis-dark"
+        else:
+            t.act(1, "concede")
+            assert t.last["delta"] == [60, -220, 60]
+    t = blind("variant.dark.no-rospis")  # a seeing declarer may still concede
+    blind_won(t).act(1, "take-talon").act(1, "concede")
+    assert t.last["delta"] == [60, -110, 60]
+
+
+def test_not_on_barrel_refuses_dark_play_while_anyone_sits_on_the_barrel():
+    def table(*more):
+        return Table(rs(BLIND, *more), hands=HANDS, talon=TALON, dealer=0, scores=[0, 0, 880],
+                     state={"on_barrel": [False, False, True]})
+    table().act(1, "go-dark")
+    assert table("variant.dark.not-on-barrel").rejects(1, "go-dark").reason == "dark-on-barrel"
+    t = blind("variant.dark.not-on-barrel", scores=[0, 0, 870])  # below the barrel: allowed
+    t.act(1, "go-dark")
+    assert t.v["dark"] == [False, True, False]

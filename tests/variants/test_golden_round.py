@@ -104,3 +104,21 @@ def test_golden_sub_rules_need_the_golden_round():
         rs("variant.golden-round.raise")
     with pytest.raises(RulesetError, match=r"requires overlay 'variant.golden-round'"):
         rs("variant.golden-round.restart")
+
+
+# ================================================================== variant.golden-round.no-rospis
+
+
+def test_no_rospis_forbids_a_paid_concession_in_the_golden_round_only():
+    t = golden()
+    t.act(1, "take-talon").act(1, "concede")
+    assert t.last["delta"] == [120, -240, 120]
+    t = golden("variant.golden-round.no-rospis")
+    t.act(1, "take-talon")
+    assert t.rejects(1, "concede").reason == "rospis-golden-round"
+    t = golden("variant.golden-round.no-rospis", golden_deals=1, state={"golden_played": 1})
+    assert t.v["golden"] is False
+    t.win_auction(2).act(2, "take-talon").act(2, "concede")
+    assert t.last["delta"][2] == -100
+    with pytest.raises(RulesetError, match="requires"):
+        rs("variant.golden-round.no-rospis")
