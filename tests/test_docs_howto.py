@@ -22,7 +22,7 @@ from browser import Browser
 from test_docs import ARTIFACTS, browser, served, site  # noqa: F401  (the site's build, server and browser fixtures)
 
 from oracle.cards import notation
-from oracle.docgen import DocsError, build_pages
+from oracle.docgen import DocsError, build_howto
 from oracle.docgen.examples import RESULT_COLUMNS, Example, choose, guard_reasons, load_examples
 from oracle.docgen.howto import FIGURES, HOWTO_PAGE
 from oracle.docgen.svg import BLACK, RED, Face, Mark, card
@@ -102,7 +102,7 @@ def test_how_to_play_follows_a_changed_rule_file(tmp_path: Path) -> None:
     changed, n = re.subn(rf"(max_bid:\s*\n(?:\s+.*\n)*?\s+default:\s*){old}\b", rf"\g<1>{old + 55}", text)
     assert n == 1, "max_bid's default not found in its rule file"
     path.write_text(changed, encoding="utf-8")
-    files = build_pages(data, root=root)
+    files = build_howto(data, root=root)
     assert re.search(rf"No bid exceeds\s+{old + 55}\.", files[HOWTO_PAGE])
     assert re.search(rf"Выше {old + 55}\s+не заказывает", files["how-to-play.ru.md"])
 
@@ -113,7 +113,7 @@ def test_how_to_play_stops_when_its_text_assumes_another_value(tmp_path: Path) -
     cfg["assumes"] = {**CONFIG["assumes"], "failed_contract": "minus-double"}
     (data / "how-to-play.yaml").write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
     with pytest.raises(DocsError, match=r"failed_contract.*rewrite the how-to-play text"):
-        build_pages(data, root=root)
+        build_howto(data, root=root)
 
 
 def test_how_to_play_refuses_an_invalid_record(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_how_to_play_refuses_an_invalid_record(tmp_path: Path) -> None:
     bid["value"] += 2  # off the step of the auction
     path.write_text(json.dumps(rec), encoding="utf-8")
     with pytest.raises(DocsError, match="the how-to-play record must be valid"):
-        build_pages(data, root=root)
+        build_howto(data, root=root)
 
 
 def test_how_to_play_rejects_an_unknown_placeholder(tmp_path: Path) -> None:
@@ -132,7 +132,7 @@ def test_how_to_play_rejects_an_unknown_placeholder(tmp_path: Path) -> None:
     page = data / "how-to-play.md"
     page.write_text(page.read_text(encoding="utf-8") + "\n{{no_such_fact}}\n", encoding="utf-8")
     with pytest.raises(DocsError, match=r"how-to-play\.md:\d+: unknown placeholder \{\{no_such_fact\}\}"):
-        build_pages(data, root=root)
+        build_howto(data, root=root)
 
 
 def test_names_are_declined_where_the_sentence_needs_it(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_names_are_declined_where_the_sentence_needs_it(tmp_path: Path) -> None:
     del cfg["words"]["ru"]["names"]["Vera"]["gen"]
     (data / "how-to-play.yaml").write_text(yaml.safe_dump(cfg, allow_unicode=True), encoding="utf-8")
     with pytest.raises(DocsError, match=r"names.* has no 'gen'"):
-        build_pages(data, root=root)
+        build_howto(data, root=root)
     assert page.is_file()
 
 

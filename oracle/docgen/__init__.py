@@ -97,13 +97,23 @@ def build_pages(data_dir: Path, folder: str = "generated", root: Path | None = N
             files[page_file(key, lang)] = text
     files.update(example_files([(r.doc, site.examples[r.id]) for r in (*site.rules, *site.overlays)
                                 if r.id in site.examples], LANGS))
-    try:
-        files.update(howto_files(site, data_dir, LANGS))
-    except HowtoError as exc:
-        raise DocsError(str(exc)) from None
+    files.update(_howto(site, data_dir))
     files[NAV_FILE] = nav_file(site, folder)
     files[MARKER] = MARKER_TEXT
     return files
+
+
+def build_howto(data_dir: Path, root: Path | None = None) -> dict[str, str]:
+    """The how-to-play page and its pictures alone, as :func:`build_pages` makes them (without the
+    other pages, which compile every preset: what a change to the how-to's own data needs)."""
+    return _howto(load_site(data_dir, root), data_dir)
+
+
+def _howto(site: Site, data_dir: Path) -> dict[str, str]:
+    try:
+        return howto_files(site, data_dir, LANGS)
+    except HowtoError as exc:
+        raise DocsError(str(exc)) from None
 
 
 def write_pages(out: Path, data_dir: Path, root: Path | None = None) -> list[Path]:
@@ -122,4 +132,4 @@ def write_pages(out: Path, data_dir: Path, root: Path | None = None) -> list[Pat
     return written
 
 
-__all__ = ["DocsError", "build_pages", "write_pages"]
+__all__ = ["DocsError", "build_howto", "build_pages", "write_pages"]
