@@ -118,10 +118,11 @@ def _howto(site: Site, data_dir: Path) -> dict[str, str]:
 
 def write_pages(out: Path, data_dir: Path, root: Path | None = None) -> list[Path]:
     """Replace the folder ``out`` with freshly generated pages; return the files written."""
+    # A folder not ours is refused before the pages are built: nothing to wait for, nothing touched.
+    if out.exists() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise DocsError(f"{out} is not empty and was not written by `thousand docs`; refusing to replace it")
     files = build_pages(data_dir, out.name, root)
     if out.exists():
-        if any(out.iterdir()) and not (out / MARKER).is_file():
-            raise DocsError(f"{out} is not empty and was not written by `thousand docs`; refusing to replace it")
         shutil.rmtree(out)
     written = []
     for rel, text in sorted(files.items()):
