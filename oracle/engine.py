@@ -410,8 +410,7 @@ class Game:
         try:
             i = step(st, seat, payload)
         except Exception as exc:
-            clause = self._failed_clause(step, exc, kind) or self._failed_guard(step, exc, self.c.actions[kind].guards)
-            raise self._runtime(quick.decl.rule_id, exc, clause, seat) from None
+            raise self._step_failed(step, exc, kind, quick.decl.rule_id, seat) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
             return self.check(action if action is not None else Action(kind, seat, payload), True)
         if v["phase"] != before:
@@ -437,8 +436,7 @@ class Game:
             try:
                 i = fn(st, seat, payload)
             except Exception as exc:
-                clause = self._failed_clause(fn, exc, kind) or self._failed_guard(fn, exc, self.c.actions[kind].guards)
-                raise self._runtime(quick.decl.rule_id, exc, clause, seat) from None
+                raise self._step_failed(fn, exc, kind, quick.decl.rule_id, seat) from None
             if i != -1:  # refused before any effect ran: say why, the careful way
                 return self.check(Action(kind, seat, payload), True)
             if v["phase"] != quick.phase:
@@ -446,6 +444,13 @@ class Game:
             return None
 
         return step
+
+    def _step_failed(self, step: Callable[..., Any], exc: Exception, kind: str, rule_id: str,
+                     seat: int) -> RuleRuntimeError:
+        """An action's compiled step raised: charged to the effect clause or guard on the failing line, else
+        to the action's own rule."""
+        clause = self._failed_clause(step, exc, kind) or self._failed_guard(step, exc, self.c.actions[kind].guards)
+        return self._runtime(rule_id, exc, clause, seat)
 
     def _run(self, action: Action) -> None:
         v = self.st.v
