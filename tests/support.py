@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from oracle import Action, Game, IllegalAction, Rejection, load_ruleset
 from oracle.cards import notation
 from oracle.records import decode_value
-from oracle.ruleset import Ruleset
+from oracle.ruleset import Ruleset, rules_root
+
+
+def sources_dir() -> Path | None:
+    """The source texts, which live beside the repository (``../shared/sources/`` in CI; any ancestor
+    folder's ``shared/sources`` here), or where $THOUSAND_SOURCES says; None when they are not found."""
+    env = os.environ.get("THOUSAND_SOURCES")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
+    for folder in rules_root().resolve().parents:
+        candidate = folder / "shared" / "sources"
+        if candidate.is_dir():
+            return candidate
+    return None
 
 
 def ruleset(name: str = "classic", overlays: list[str] | None = None, **params: Any) -> Ruleset:

@@ -8,16 +8,15 @@ $THOUSAND_SOURCES). Without them the line checks are skipped, with a message.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 from rules_tree import copy_rules, edit
+from support import sources_dir
 
 from oracle import dossier
 from oracle.errors import RuleFileError
-from oracle.ruleset import load_library, load_ruleset, resolve, rules_root
+from oracle.ruleset import load_library, load_ruleset, resolve
 from oracle.yamlpos import plain
 
 LIB = load_library()
@@ -34,18 +33,7 @@ EXPECTED_INCOMPLETE: set[str] = set()  # every preset that cites a source is com
 COMPLETE = sorted(n for n in PRESETS if n not in ENGINE_PRESETS | EXPECTED_INCOMPLETE)
 
 
-def _sources_dir() -> Path | None:
-    env = os.environ.get("THOUSAND_SOURCES")
-    if env:
-        return Path(env) if Path(env).is_dir() else None
-    for folder in rules_root().resolve().parents:
-        candidate = folder / "shared" / "sources"
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-SOURCES = _sources_dir()
+SOURCES = sources_dir()
 
 
 def _lines(seed: str) -> list[str]:

@@ -6,13 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
+from support import sources_dir
 
 from oracle.cli import main
 from oracle.ruleset import load_library
 from oracle.sources import cite_lines, load_sources, merge_ranges, short_name
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent.parent / "shared" / "sources"  # the texts, beside the checkouts (never copied in)
+SHARED = sources_dir()  # the texts, beside the checkout (never copied in)
 F0, F3 = "000_6ca120471e87fad0.txt", "003_6bdcd0fbd49a2f68.txt"
 
 
@@ -48,7 +49,7 @@ def test_every_cited_file_is_described() -> None:
         assert not too_far, f"{s.short} has {s.lines} lines, but rule files cite {too_far}"
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="the source texts are not beside this checkout")
+@pytest.mark.skipif(SHARED is None, reason="the source texts are not beside this checkout")
 def test_titles_are_the_texts_own_first_lines() -> None:
     def bare(text: str) -> str:
         return re.sub(r"[\"«»„“…\s]+", " ", text).strip()
