@@ -99,7 +99,8 @@ def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = 
         now: bytes | None = pickle.dumps(after, 5)
         if now != before_bytes:
             for name, old in pickle.loads(before_bytes).items():
-                if changed(clause.rule_id, name, old, after):
+                # Most variables are as they were: compared here, at C speed, before anything is noted.
+                if old != after[name] and changed(clause.rule_id, name, old, after):
                     now = None  # the state changed since it was pickled
         started[0] = len(g.sheet) > rows
         return now
