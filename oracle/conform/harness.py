@@ -29,7 +29,7 @@ import random
 import time
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -659,14 +659,17 @@ class Harness:
                 return False
         return True
 
-    def _writes(self, start: int, end: int, to_row: bool = False,
-                force: Force | None = None) -> tuple[list[Write], Game]:
-        """Every value a clause changed while actions start..end were applied, in order; with ``to_row``,
-        changes made after a row was written on the sheet (the next deal's set-up) are left out. ``force``
-        makes it a what-if replay (see ``records.blame.trace``). Returns the writes and the game replayed."""
+    def _writes(self, start: int, end: int, to_row: bool = False, force: Force | None = None,
+                watch: Collection[str] | None = None) -> tuple[list[Write], Game]:
+        """Every value a clause changed while actions start..end were applied, in order (only those of
+        ``watch`` when given: the trace then keeps just their values, not the whole state's); with
+        ``to_row``, changes made after a row was written on the sheet (the next deal's set-up) are left
+        out. ``force`` makes it a what-if replay (see ``records.blame.trace``). Returns the writes and the
+        game replayed."""
         ex = self.ex
         assert ex is not None
-        return trace(self._replay(start).snapshot(), ex.applied[start:end], after_sheet=not to_row, force=force)
+        return trace(self._replay(start).snapshot(), ex.applied[start:end], after_sheet=not to_row, force=force,
+                     watch=watch)
 
     def _last_writer(self, var: str, upto: int) -> str:
         """The rule that last changed ``var`` in the first ``upto`` actions: traced a deal at a time from the
@@ -812,7 +815,8 @@ class Harness:
         ex = self.ex
         assert ex is not None
         start, end = ex.deal_starts[-2], len(ex.applied)
-        writes, _ = self._writes(start, end, to_row=True)
+        # Only the differing values' writes are read below (their order among themselves is all that counts).
+        writes, _ = self._writes(start, end, to_row=True, watch={_GAME_END.get(k, k) for k in wrong})
         base = self._replay(start)
         blamed: dict[str, tuple[int, str, Force]] = {}
         tries: list[tuple[int, str, str, Force]] = []
@@ -869,7 +873,8 @@ class Harness:
         for p, key, rule, force in sorted(candidates, key=lambda c: c[0]):
             if explains and p > explains[0][0]:
                 break
-            _, g = self._writes(start, end, to_row=True, force=force)
+            # The forced cells' variables are all the what-if must follow; the game it leaves is what counts.
+            _, g = self._writes(start, end, to_row=True, force=force, watch={name for name, _ in force})
             if len(g.sheet) <= len(base.sheet):
                 continue
             new_row = g.sheet[len(base.sheet)]
