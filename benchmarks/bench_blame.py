@@ -24,7 +24,8 @@ import json
 import random
 import statistics
 import sys
-import time
+
+from timing import cpu_median
 
 from oracle import Game, load_ruleset, play_random
 from oracle.records import Recorder, parse_record, validate_record
@@ -42,15 +43,6 @@ def long_game(deals: int, seed: int) -> dict:
         if len(record["deals"]) >= deals:
             return record
     raise SystemExit(f"no seeded game reaches {deals} deals")
-
-
-def cpu(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return statistics.median(times)
 
 
 def main() -> int:
@@ -82,8 +74,8 @@ def main() -> int:
     judge_valid(), judge_wrong()  # compiled and warm
     times: dict[str, list[float]] = {"valid": [], "wrong": []}
     for _ in range(args.repeat):
-        times["valid"].append(cpu(judge_valid, 1) / passes)
-        times["wrong"].append(cpu(judge_wrong, 1) / passes)
+        times["valid"].append(cpu_median(judge_valid, 1) / passes)
+        times["wrong"].append(cpu_median(judge_wrong, 1) / passes)
     valid_t, wrong_t = statistics.median(times["valid"]), statistics.median(times["wrong"])
     per_deal = valid_t / n
     extra = wrong_t - valid_t

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from timing import cpu_median  # noqa: E402
 
 from oracle.coverage import Coverage, cover_record  # noqa: E402
 from oracle.engine import Game, play_random  # noqa: E402
@@ -40,16 +39,6 @@ def played(games: int) -> list[tuple[str, str]]:
         play_random(game, rng, on_action=rec, hinted=True, max_deals=500)
         out.append((f"seed-{seed}.json", dumps(rec.finish())))
     return out
-
-
-def cpu(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # compile and warm up
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
 
 
 def main() -> int:
@@ -75,8 +64,8 @@ def main() -> int:
     deals = sum(len(rec.data["deals"]) for rec in recs)
     actions = sum(len(d["actions"]) for rec in recs for d in rec.data["deals"])
     print(f"{len(recs)} records, {deals} deals, {actions} actions; median CPU seconds of {args.repeat} passes")
-    v = cpu(validate, args.repeat)
-    c = cpu(coverage, args.repeat)
+    v = cpu_median(validate, args.repeat, warm=True)
+    c = cpu_median(coverage, args.repeat, warm=True)
     print(f"validate  {v:8.3f} s")
     print(f"coverage  {c:8.3f} s")
     print(f"coverage / validate: {c / v:.1f}x (goal: 2x or less)")
