@@ -219,6 +219,9 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     seq = _core_sequence(rules)
     changed_by: dict[str, list[str]] = {}
     define_owner: dict[tuple[str, str], str] = {}
+    # Which overlay last changed a clause (by ref) or a definition: a second overlay changing the same part
+    # must say it comes after the first, or the result would hang silently on the order of the ruleset's list.
+    part_owner: dict[str, str] = {}
     applied: list[str] = []
     replaced: dict[str, str] = {}
     sets: list[tuple[str, dict[str, Any], Location]] = []
@@ -245,12 +248,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                     raise RulesetError(f"overlay {oid!r} overrides rule {target!r}, which does not exist"
                                        + _near(target, rules), _loc(ov.data.get("overrides"), ov))
                 if target in replaced:
-                    first = replaced[target]
-                    if first not in [str(a) for a in ov.get("after", [])]:
-                        raise RulesetError(
-                            f"overlays {first!r} and {oid!r} both override rule {target!r}; "
-                            f"say which comes first with 'after: [{first}]' in {ov.path}",
-                            _loc(ov.data["overrides"], ov))
+                    _ordered(replaced[target], oid, ov, f"override rule {target!r}", _loc(ov.data["overrides"], ov))
                 replaced[target] = oid
                 base = rules[target]
                 merged = dict(base.data)
@@ -270,7 +268,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
                 for c, after, before in _clauses_of(ov, oid, oid):
                     seq.insert(c, after, before, c.where)
             for rid, change in (ov.get("change") or {}).items():
-                _apply_change(seq, rules, oid, ov, str(rid), change, define_owner)
+                _apply_change(seq, rules, oid, ov, str(rid), change, define_owner, part_owner)
                 changed_by.setdefault(str(rid), []).append(oid)
         if "set" in ov.data:
             sets.append((oid, ov.data["set"], ov.location()))
@@ -377,12 +375,20 @@ def _replace_rule_clauses(seq: Sequence, rule_id: str,
 
 
 def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDoc, rid: str,
-                  change: dict[str, Any], define_owner: dict[tuple[str, str], str]) -> None:
+                  change: dict[str, Any], define_owner: dict[tuple[str, str], str],
+                  part_owner: dict[str, str]) -> None:
     """One overlay's change to one named part of a rule: a clause replaced or dropped, a definition replaced."""
     if rid not in rules:
         raise RulesetError(f"overlay {oid!r} changes rule {rid!r}, which does not exist" + _near(rid, rules),
                            _loc(next((k for k in ov.data["change"] if k == rid), rid), ov))
+
+    def claim(ref: str, what: str, where: Location) -> None:
+        if ref in part_owner:
+            _ordered(part_owner[ref], oid, ov, what, where)
+        part_owner[ref] = oid
+
     for cid, fields in (change.get("replace") or {}).items():
+        claim(f"{rid}/{cid}", f"change clause {rid}/{cid}", _loc(cid, ov))
         old = seq.find(f"{rid}/{cid}", _loc(cid, ov))
         merged = {"on": old.on, "forbid": old.forbid, "reason": old.reason, "message": old.message, "do": old.do}
         merged.update({str(k): v for k, v in fields.items()})
@@ -390,6 +396,7 @@ def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDo
             raise RuleFileError(f"clause {old.ref!r} would both forbid and do", _loc(cid, ov))
         seq.replace(old, _clause(old.ref, oid, {k: v for k, v in merged.items() if v is not None}, _loc(cid, ov)))
     for cid in change.get("drop") or []:
+        claim(f"{rid}/{cid}", f"change clause {rid}/{cid}", _loc(cid, ov))
         seq.drop(seq.find(f"{rid}/{cid}", _loc(cid, ov)))
     if change.get("define"):
         base = rules[rid]
@@ -398,10 +405,19 @@ def _apply_change(seq: Sequence, rules: dict[str, RuleDoc], oid: str, ov: RuleDo
             if dname not in defines:
                 raise RulesetError(f"overlay {oid!r} replaces definition {str(dname)!r} of rule {rid!r}, which has "
                                    f"no such definition" + _near(str(dname), defines), _loc(dname, ov))
+            claim(f"{rid}/define {dname}", f"replace definition {str(dname)!r} of rule {rid!r}", _loc(dname, ov))
             defines[dname] = spec
             define_owner[(rid, str(dname))] = oid
         rules[rid] = RuleDoc(rid, base.path, {**base.data, "define": defines}, origin=base.origin,
                              replaced_by=base.replaced_by)
+
+
+def _ordered(first: str, oid: str, ov: RuleDoc, what: str, where: Location) -> None:
+    """Two overlays touching one part of a rule: the later must name the earlier in its ``after`` list, so
+    the outcome is stated in the files and does not hang silently on the order a ruleset lists them in."""
+    if first != oid and first not in [str(a) for a in ov.get("after", [])]:
+        raise RulesetError(f"overlays {first!r} and {oid!r} both {what}; say which comes first with "
+                           f"'after: [{first}]' in {ov.path}", where)
 
 
 # Short names for the two helpers resolution calls at every error it reports.

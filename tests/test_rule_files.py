@@ -1,6 +1,8 @@
 """Rule files, overlays and presets: schema, YAML and resolution errors name the file and position."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_tree import copy_rules, edit, write
 
 from oracle.errors import RuleFileError, RulesetError
@@ -243,3 +245,60 @@ def test_an_overlay_of_marks_alone_declares_them(tree):
     write(tree, "variants/test/lone.yaml", OVERLAY.format(name="lone", body=body))
     rs = load_ruleset("classic", overlays=["variant.test.lone"], root=tree)
     assert "lone-mark" in rs.marks
+
+
+# Two overlays changing one clause or one definition: the later must say it comes after the earlier, so what a
+# ruleset means is written in the files, never decided silently by the order of its list. A pool of overlays,
+# each changing the must-trump message or the declarer's rounding, some naming others in `after`; any choice
+# and order of them either resolves to the last one's version of each part or is refused naming the pair.
+_POOL = {  # name -> (part it changes, overlays it names in `after`)
+    "m1": ("clause", []), "m2": ("clause", []), "m2a": ("clause", ["m1"]), "m3a": ("clause", ["m2", "m2a"]),
+    "r1": ("define", []), "r2a": ("define", ["r1"]), "r3": ("define", ["m1"]),
+}
+
+
+def _pool_overlay(name: str, part: str, after: list[str]) -> str:
+    if part == "clause":
+        change = (f"change:\n  play.must-trump:\n    replace:\n      must-trump:\n"
+                  f"        message: {{en: \"{name}\", ru: \"{name}\"}}")
+    else:
+        change = (f"change:\n  scoring.exact-points:\n    define:\n      declarer_count:\n"
+                  f"        args: {{x: int}}\n        returns: int\n        expr: \"x + {len(name)}\"\n"
+                  f"        doc: {{en: \"{name}\", ru: \"{name}\"}}")
+    order = f"after: [{', '.join('variant.test.' + a for a in after)}]\n" if after else ""
+    return OVERLAY.format(name=name, body=order + change)
+
+
+@pytest.fixture(scope="module")
+def pool_tree(tmp_path_factory):
+    root = copy_rules(tmp_path_factory.mktemp("pool"))
+    for name, (part, after) in _POOL.items():
+        write(root, f"variants/test/{name}.yaml", _pool_overlay(name, part, after))
+    return root
+
+
+@settings(max_examples=40)
+@given(st.permutations(list(_POOL)).flatmap(lambda order: st.integers(1, len(order)).map(lambda n: order[:n])))
+def test_two_overlays_changing_one_part_resolve_only_when_their_order_is_stated(pool_tree, chosen):
+    last: dict[str, str] = {}
+    refused = None
+    for name in chosen:
+        part, after = _POOL[name]
+        if part in last and last[part] not in after and refused is None:
+            refused = (last[part], name)
+        last[part] = name
+    overlays = [f"variant.test.{n}" for n in chosen]
+    if refused is not None:
+        with pytest.raises(RulesetError) as info:
+            resolve("classic", overlays, root=pool_tree)
+        first, second = refused
+        assert f"'variant.test.{first}' and 'variant.test.{second}' both" in info.value.message
+        assert f"after: [variant.test.{first}]" in info.value.message
+        assert info.value.location.file == f"variants/test/{second}.yaml"
+        return
+    res = resolve("classic", overlays, root=pool_tree)
+    if "clause" in last:
+        clause = next(c for c in res.sequence.clauses() if c.ref == "play.must-trump/must-trump")
+        assert clause.message == last["clause"]
+    if "define" in last:
+        assert res.define_owner[("scoring.exact-points", "declarer_count")] == f"variant.test.{last['define']}"
