@@ -199,8 +199,14 @@ local function build_deck(msg, dealer)
     end
     -- The protocol has one talon; the engine's Polish layout splits it into a 2-card talon and a
     -- 1-card leftover for the declarer (core/dealing.lua, talon size 2): the talon's last card is
-    -- the leftover. A two-player stock is the record's pile.
+    -- the leftover. The two-player stock (two_player_a, no talon) is the record's talon: our
+    -- players-2.stock writes it as talon_cards, its first card the top of the stock and its last the
+    -- face-up bottom card, in the order of the engine's stock list (core/dealing.lua:375-421).
     local talon = msg.talon_cards or {}
+    if #slots.stock > 0 and #slots.talon == 0 then
+        put(slots.stock, talon, "deal: stock")
+        talon = {}
+    end
     local main, rest = {}, {}
     for i, c in ipairs(talon) do
         if i <= #slots.talon then
@@ -221,9 +227,6 @@ local function build_deck(msg, dealer)
     end
     -- Otherwise the talon's last cards are a hand nobody plays (our players-2.dead-hand writes the dead
     -- hand after the talon): the engine leaves them in the deck, which the loop below fills.
-    if #slots.stock > 0 then
-        put(slots.stock, msg.stock or msg.pile or {}, "deal: stock")
-    end
     -- Cards the engine's dealer leaves in the deck (the dead hand of the two-player layout B) are the
     -- cards the harness dealt nowhere the engine deals: they go to the unused positions, in order.
     local placed = {}
@@ -552,8 +555,8 @@ local function do_apply(s, a)
         end
         if not as_is and CONFIG.talon.size == 0 and not s._talon and s._auction
                 and s._auction.status ~= "in_progress" then
-            -- Bug 4: with no talon (four_player_a) the session scores a deal from a talon record it never
-            -- makes (app/session.lua:1783-1784 reads self._talon, which :1599-1605 leaves nil) and fails
+            -- Bug 4: with no talon (four_player_a, two_player_a) the session scores a deal from a talon record
+            -- it never makes (app/session.lua:1783-1784 reads self._talon, which :1599-1605 leaves nil) and fails
             -- at the deal's last card. The driver gives it that record from the auction (its declarer and
             -- final bid, what the talon would have carried), so that the deal is scored and compared.
             s._talon = { declarer = s._auction.declarer, final_bid = s._auction.final_bid, status = "done" }
@@ -603,7 +606,8 @@ local CAPABILITIES = json.object({
     library = "mekedron/thousand d52da93886f3fd57ad73ef9b49c2f5de4f2e266c, configuration " .. config_name,
     projection = json.object({
         deal = "the engine shuffles its own deck; the driver replaces core.deck's shuffle with one that returns "
-            .. "the deck the engine's dealer (core/dealing.lua) turns into the requested hands and talon",
+            .. "the deck the engine's dealer (core/dealing.lua) turns into the requested hands and talon; in "
+            .. "two_player_a the talon is the engine's stock, its first card on top and its last the face-up trump card",
         seats = "protocol seat s is the engine's seat s + 1; both count clockwise",
         ["take-talon"] = "Session:take_talon(); with two players the talon is stack 0, the one stack our records deal",
         give = "Session:pass_talon(to, card); in the Polish 2-card layout Session:pass_polish_talon(to, index) "
@@ -612,8 +616,8 @@ local CAPABILITIES = json.object({
             .. "listed up to " .. MAX_LISTED .. " though the engine sets no maximum",
         concede = "Session:write_off() (bidding.write_off), offered from taking the talon until the first card is given",
         play = "marriage = true: Session:declare_marriage(seat, suit) and then Session:play(seat, card); with no "
-            .. "talon (four_player_a) the session is first given the talon record it scores from and never makes "
-            .. "(the auction's declarer and final bid)",
+            .. "talon (four_player_a, two_player_a) the session is first given the talon record it scores from "
+            .. "and never makes (the auction's declarer and final bid)",
         set_state = "score, bolts, barrel_falls, rospis_count and no_win become the engine's running totals, "
             .. "zero-trick, barrel-fall, write-off and no-win-streak counters; a score on the barrel is refused (the engine keeps a barrel entry "
             .. "per player that a score alone does not give)",
