@@ -496,11 +496,12 @@ def test_menu_lists_programs_apart_and_names_pages_as_players_do() -> None:
 
 _SEARCH_RESULTS = """(async () => {
   // The page opened with ?q=…: Material fills the search box and lists what its worker finds.
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 600; i++) {
     const meta = document.querySelector(".md-search-result__meta");
     const items = [...document.querySelectorAll(".md-search-result__item > .md-search-result__link")];
-    // Nothing found: the count line says so; give the worker three seconds before believing it.
-    if (items.length || (meta && meta.textContent.trim() && i > 60)) {
+    // Nothing found: the count line says so, but it says "initialising" too while the worker builds its
+    // index, which takes seconds on a loaded machine: ten seconds before believing it.
+    if (items.length || (meta && meta.textContent.trim() && i > 200)) {
       return items.map(a => new URL(a.href).pathname);
     }
     await new Promise(r => setTimeout(r, 50));
