@@ -146,6 +146,60 @@ def _game_reaching(total: int, overlays: list[str]) -> tuple[int, int, list]:
     raise AssertionError("no samosval in 400 seeds")
 
 
+class _NoBarrelFlag(OracleEngine):
+    """An engine that can be told the scores and counts but not who sits on the barrel (as the mekedron
+    driver): a score on the barrel without its flag is a position it rightly refuses."""
+
+    KEYS = ["score", "bolts", "barrel_falls"]
+
+    def hello(self):
+        return {**super().hello(), "state_keys": self.KEYS}
+
+
+def _consistent(rs, state):
+    """Why a start position breaks the barrel's rules (None when it keeps them): from 880 to below the
+    target a player sits on the barrel, at exactly 880 (the clamp)."""
+    threshold, target = rs.resolved.values["barrel_threshold"], rs.resolved.values["target"]
+    for s in range(rs.players):
+        score = state.get("score", [0] * rs.players)[s]
+        on = state.get("on_barrel", [False] * rs.players)[s]
+        if threshold <= score < target and not on:
+            return f"seat {s} at {score} without the barrel flag"
+        if on and score != threshold:
+            return f"seat {s} on the barrel at {score}"
+    return None
+
+
+@pytest.mark.parametrize(("ruleset", "engine"), [("classic", OracleEngine), ("classic", _NoBarrelFlag),
+                                                 ("mekedron-russian", _NoBarrelFlag)])
+def test_every_start_position_is_one_the_rules_reach_and_the_engine_can_be_told(ruleset, engine):
+    from hypothesis import given, settings
+    from hypothesis import strategies as hst
+
+    from oracle.conform.harness import Harness
+    from oracle.engine import Game
+
+    # The sampled positions themselves (no deals played from them by the oracle, which only keeps a
+    # position the rules reach one the rules reach).
+    h = Harness(engine(ruleset), ruleset, warm_deals=0)
+    seen = {"sitting": 0}
+
+    # Many examples: a player on the barrel is one draw in a few dozen, and each example is cheap.
+    @settings(max_examples=150, deadline=None, database=None)
+    @given(hst.data())
+    def check(data):
+        dealer, state = h._start_state(data.draw, 0, data.draw(hst.integers(0, 255)))
+        assert set(state) <= h.state_keys, state
+        assert _consistent(h.rs, state) is None, (_consistent(h.rs, state), state)
+        seen["sitting"] += any(state.get("on_barrel", []))
+        seen["last"] = (dealer, state)
+
+    check()
+    Game(h.rs, dealer=seen["last"][0], seed=0, values=seen["last"][1])  # the oracle takes it as a position
+    # The engine that can be told the flag is sent players on the barrel; the other never is.
+    assert (seen["sitting"] > 0) == ("on_barrel" in h.state_keys)
+
+
 def test_a_samosval_reset_is_charged_to_the_samosval_rule():
     # The engine knows no samosval; the rules reset a score of exactly 555 to 0, which changes both the
     # total and the deal's points. The rule to blame is the one whose effect wrote them: the samosval.
