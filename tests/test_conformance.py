@@ -293,6 +293,19 @@ def test_a_rare_cause_behind_a_frequent_one_is_found_in_the_same_run():
     assert report.compared["results"]["times"] > report.examples
 
 
+def test_a_difference_in_every_deal_does_not_mask_a_rarer_one():
+    # Bids in tens differ at the first bid of every deal; a concession paying each opponent 50 shows only in
+    # the few deals that end in one, always after that first bid. Were the game ended at the known
+    # difference, the concession would never be reached (checked: with the legal-actions play-on in _fail
+    # switched off this run finds the bid difference alone).
+    engine = OracleEngine("classic", params={"bid_step": 10, "rospis_opponent_points": 50})
+    report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60)
+    assert len(report.disagreements) == 2, report.format()
+    frequent, rare = sorted(report.disagreements, key=lambda d: -d.total())
+    assert rare.key == "parameter:rospis_opponent_points" and rare.rule == "talon.rospis"
+    assert frequent.rule.startswith("bid.") and frequent.total() > 10 * rare.total()
+
+
 def test_an_excluded_cause_is_skipped_and_counted_and_the_others_are_still_found():
     engine = OracleEngine("classic", params={"defender_rounding": 10, "rospis_opponent_points": 50})
     report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60,
