@@ -437,11 +437,14 @@ class Harness:
                     flags = list(state.get(name) or [False] * n)
                     flags[seat] = True
                     state[name] = flags
+                # Each drawn for him, no flag first: a sample shrinks to its first value (none), which drops it.
+                # Half the time he is at the end of every count (his last deal on the barrel, his last fall
+                # before the reset): the situations the rules single out last, and so the rarest.
+                at_end = draw(st.booleans())
                 for under, samples in self.sampled.items():
-                    if under != self.total_var and under in self.state_keys and (
-                            self.rs.vars[under].only_while in self.sitting or draw(st.booleans())):
+                    if under != self.total_var and under in self.state_keys:
                         counts = list(state.get(under) or [0] * n)
-                        counts[seat] = draw(st.sampled_from(samples))
+                        counts[seat] = max(samples) if at_end else draw(st.sampled_from(samples))
                         if any(counts):
                             state[under] = counts
         teams = self.rs.teams
@@ -449,7 +452,8 @@ class Harness:
             # What a team holds as one starts as one: each partner takes his team's first seat's value.
             for name in set(state) & set(teams.sharing):
                 state[name] = [state[name][teams.members(s)[0]] for s in range(n)]
-        warm = draw(st.integers(0, self.warm_deals))
+        # A player put on the barrel is where the game should start: deals played alone would spend it.
+        warm = 0 if any(any(state.get(f, [])) for f in self.sitting) else draw(st.integers(0, self.warm_deals))
         if not warm:
             return dealer, state
         g = self._new_game(dealer, seed, state)
