@@ -121,7 +121,7 @@ def test_a_different_dealer_after_a_rospis_is_charged_to_the_rotation_rule(tmp_p
     # shows is who speaks first in the next deal: the harness must blame the rule that sets the dealer.
     engine = OracleEngine("classic", params={"rospis_dealer": "next"})
     # Shrinking budgeted by examples, as for the mutants: the same counterexample on any machine.
-    report = run_conformance(engine, examples=200, seed=4, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
+    report = run_conformance(engine, examples=200, seed=2, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
     assert report.disagreements, report.format()
     assert {d.rule for d in report.disagreements} == {"deal.rotation"}, report.format()
     d = report.disagreements[0]
