@@ -305,7 +305,13 @@ class Harness:
         # mean something only under a flag (the deals on the barrel), which it may not keep.
         self.state_keys = set(keys) if isinstance(keys, list) else {
             v for v in self.sampled if not self.rs.vars[v].only_while}
-        self.flags = [d for d in self.carried if self.rs.vars[d].type == "bool" and d in self.state_keys]
+        # The flags the rules set for a player at the highest total short of the end (on the barrel): those a
+        # sampled count means something only under. The rules clamp a score to that total and raise the flag
+        # together, so a position with the one and not the other is none the rules reach: it is sent only
+        # to an engine that can be told every such flag.
+        self.sitting = sorted({d.only_while for d in self.rs.vars.values()
+                               if d.only_while and d.name in self.sampled and d.only_while in self.carried})
+        self.can_sit = all(f in self.state_keys for f in self.sitting)
         self.unsupported: list[tuple[str, str | None]] = []
         for x in caps.get("not_supported", []):
             if isinstance(x, dict) and x["action"] in self.rs.actions:
@@ -409,35 +415,45 @@ class Harness:
             # One player at a total the rules single out (a reset, the barrel), or one contract or marriage
             # short of it.
             values = list(state.get(self.total_var) or [0] * n)
-            total = draw(st.sampled_from(self.targets)) - \
-                draw(st.sampled_from(self.steps))
+            barrel = self.targets[-1]
+            # The highest total is drawn as often as all the others, and there the player is as often on it
+            # as a deal short of it: the rarest situations (the last deal on the barrel, a fall, the fall
+            # that resets the score) start on it.
+            on_top = draw(st.booleans())
+            target = barrel if on_top else draw(st.sampled_from(self.targets))
+            total = target - (0 if on_top and draw(st.booleans()) else draw(st.sampled_from(self.steps)))
+            if total >= barrel and not self.can_sit:
+                # The engine cannot be told the flags a player there has: a deal short of it instead.
+                total = barrel - draw(st.sampled_from([w for w in self.steps if w]))
             seat = draw(st.integers(0, n - 1))
             values[seat] = total
             state[self.total_var] = values
-            if total >= self.targets[-1]:
-                # At the highest total short of the end (the barrel): the per-player flags the rules keep
-                # there (on the barrel), each drawn for that player.
-                for name in self.flags:
-                    if draw(st.booleans()):
-                        flags = list(state.get(name) or [False] * n)
-                        flags[seat] = True
-                        state[name] = flags
-                        # What the rules count while the flag holds (deals already played on the barrel),
-                        # and the player's other counts (falls, bolts), drawn for him: what a sitter has
-                        # behind him decides what a fall costs.
-                        for under, samples in self.sampled.items():
-                            if under != self.total_var and under in self.state_keys and (
-                                    self.rs.vars[under].only_while == name or draw(st.booleans())):
-                                counts = list(state.get(under) or [0] * n)
-                                counts[seat] = draw(st.sampled_from(samples))
-                                if any(counts):
-                                    state[under] = counts
+            if total >= barrel:
+                # On the barrel: the per-player flags the rules keep there, all of them (the rules raise them
+                # with the clamp), what the rules count while a flag holds (deals already played on the
+                # barrel), and the player's other counts (falls, bolts), drawn for him: what a sitter has
+                # behind him decides what a fall costs.
+                for name in self.sitting:
+                    flags = list(state.get(name) or [False] * n)
+                    flags[seat] = True
+                    state[name] = flags
+                # Each drawn for him, no flag first: a sample shrinks to its first value (none), which drops it.
+                # Half the time he is at the end of every count (his last deal on the barrel, his last fall
+                # before the reset): the situations the rules single out last, and so the rarest.
+                at_end = draw(st.booleans())
+                for under, samples in self.sampled.items():
+                    if under != self.total_var and under in self.state_keys:
+                        counts = list(state.get(under) or [0] * n)
+                        counts[seat] = max(samples) if at_end else draw(st.sampled_from(samples))
+                        if any(counts):
+                            state[under] = counts
         teams = self.rs.teams
         if teams is not None:
             # What a team holds as one starts as one: each partner takes his team's first seat's value.
             for name in set(state) & set(teams.sharing):
                 state[name] = [state[name][teams.members(s)[0]] for s in range(n)]
-        warm = draw(st.integers(0, self.warm_deals))
+        # A player put on the barrel is where the game should start: deals played alone would spend it.
+        warm = 0 if any(any(state.get(f, [])) for f in self.sitting) else draw(st.integers(0, self.warm_deals))
         if not warm:
             return dealer, state
         g = self._new_game(dealer, seed, state)
