@@ -191,7 +191,7 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
             payloads, typed = _fixed_payloads(game, ca, n_seats)
         if not payloads:
             continue
-        check = ca.check
+        check, outcomes = ca.check, ca.outcomes
         for seat in sorted(set(game.actors(decl))):
             rest = payloads
             if ca.when is not None or not typed:
@@ -208,7 +208,7 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
                     out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
                 continue
             try:
-                found = {check(st, seat, p) for p in rest}
+                found = outcomes(st, seat, rest) if outcomes is not None else {check(st, seat, p) for p in rest}
             except Exception:
                 for p in rest:
                     game.check(Action(decl.name, seat, p))  # raises the rule's runtime error

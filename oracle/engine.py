@@ -115,6 +115,15 @@ Tracer = Callable[[Effect, bytes, dict[str, Any]], bytes | None]
 NO_STATE = b""
 
 
+class EffectCounter:
+    """A game's other kind of tracer: told after each effect only whether it changed the game, which the
+    game finds by comparing just the variables the effect may change (``Effect.changes``) before and after,
+    not the whole state. Rule coverage counts with one."""
+
+    def effect_ran(self, effect: Effect, changed: bool) -> None:
+        raise NotImplementedError
+
+
 class PositionError(OracleError):
     """A stated starting position is not one of the ruleset's: ``var`` names the variable at fault and
     ``index`` the seat whose value is wrong, when one is."""
@@ -136,7 +145,7 @@ class Game:
 
     def __init__(self, rs: Ruleset | str = "classic", players: int | None = None, dealer: int = 0,
                  seed: int | None = None, *, values: Mapping[str, Sequence[Any]] | None = None,
-                 tracer: Tracer | None = None) -> None:
+                 tracer: Tracer | EffectCounter | None = None) -> None:
         self._bind(load_ruleset(rs) if isinstance(rs, str) else rs, tracer)
         n = players if players is not None else self.rs.players
         if n != self.rs.players:
@@ -149,7 +158,7 @@ class Game:
         if values:
             self._state_values(values)
 
-    def _bind(self, rs: Ruleset, tracer: Tracer | None) -> None:
+    def _bind(self, rs: Ruleset, tracer: Tracer | EffectCounter | None) -> None:
         self.rs = rs
         self.c = rs.compiled
         self._quick = rs.derived(_quick_steps)
@@ -199,7 +208,7 @@ class Game:
         return cls.at(position), position
 
     @classmethod
-    def at(cls, position: Position, tracer: Tracer | None = None) -> Game:
+    def at(cls, position: Position, tracer: Tracer | EffectCounter | None = None) -> Game:
         """A game in ``position`` (no start rule runs)."""
         game = cls.__new__(cls)
         game._bind(position.rules, tracer)
@@ -217,7 +226,7 @@ class Game:
                               f"{self.rs.name!r}")
         self.st = State.at(position)
 
-    def fork(self, tracer: Tracer | None = None) -> Game:
+    def fork(self, tracer: Tracer | EffectCounter | None = None) -> Game:
         """Another game in this game's position, to try something on; this one is left as it is."""
         return Game.at(self.snapshot(), tracer)
 
@@ -477,6 +486,9 @@ class Game:
                 clause = self._failed_clause(trigger.run, exc, on)
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
+        if isinstance(tracer, EffectCounter):
+            self._fire_counted(effects, tracer, seat, payload)
+            return
         before: bytes | None = NO_STATE if tracer is self._blind else None
         for effect in effects:
             if before is None:
@@ -490,6 +502,22 @@ class Game:
             before = tracer(effect, before, st.v)
             if before is NO_STATE:
                 self._blind = tracer
+
+    def _fire_counted(self, effects: list[Effect], counter: EffectCounter, seat: int | None,
+                      payload: Mapping[str, Any] | None) -> None:
+        st = self.st
+        v = st.v
+        dumps = pickle.dumps
+        for effect in effects:
+            names = effect.changes
+            # Pickled, not copied: equal bytes are equal values, however deep the lists are nested.
+            before = dumps(v, 5) if names is None else dumps([v[n] for n in names], 5) if names else b""
+            try:
+                effect.fn(st, seat, payload)
+            except Exception as exc:
+                raise self._runtime(effect.rule_id, exc, effect.clause, seat) from None
+            after = dumps(v, 5) if names is None else dumps([v[n] for n in names], 5) if names else b""
+            counter.effect_ran(effect, before != after)
 
     def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str) -> Clause | None:
         """The effect clause that raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of

@@ -10,11 +10,10 @@ the situation, which both ran and fired. A rule never fires more often than it r
 
 from __future__ import annotations
 
-import pickle
 from collections import Counter
 from typing import Any
 
-from .engine import Rejection
+from .engine import EffectCounter, Rejection
 from .lang.program import CompiledAction, Effect, Guard
 
 # The refusal made after every guard allowed the action: a choice outside the action's domain.
@@ -25,7 +24,7 @@ OUTSIDE_DOMAIN = "not-available"
 Outcome = tuple[CompiledAction, str | None, str | None]
 
 
-class RuleCounts:
+class RuleCounts(EffectCounter):
     """Per rule id: how often its clauses ran (``ran``) and fired (``fired``).
 
     What is counted at each effect and each decision is tallied by its kind first (this effect, changed
@@ -76,13 +75,9 @@ class RuleCounts:
             found = self._deps[clause] = frozenset(deps | {rule_id})
         return found
 
-    def effect(self, effect: Effect, before: bytes, after: dict[str, Any]) -> bytes:
-        """The interpreter's tracer (``Game(tracer=...)``): one effect ran, with the state before and after.
-
-        Returns the state after, pickled (the interpreter's next state before)."""
-        now = pickle.dumps(after, 5)
-        self._effects[effect, before != now] += 1
-        return now
+    def effect_ran(self, effect: Effect, changed: bool) -> None:
+        """The interpreter's counter (``Game(tracer=...)``): one effect ran, and changed the game or not."""
+        self._effects[effect, changed] += 1
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""

@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from ..cards import notation
-from ..engine import Action, Game, IllegalAction, Rejection, play_random
+from ..engine import Action, EffectCounter, Game, IllegalAction, Rejection, play_random
 from ..lang import types as T
 from ..lang.program import Effect
 from ..places import seat as seat_words
@@ -264,6 +264,18 @@ class _Example:
         return any(self.known_in.get(k, 0) >= self.in_step_from for k in self.known)
 
 
+class _WhileCounting(EffectCounter):
+    """The harness's generated games' counter: their effects count while the harness counts (not while it
+    shrinks a counterexample)."""
+
+    def __init__(self, harness: Harness) -> None:
+        self.harness = harness
+
+    def effect_ran(self, effect: Effect, changed: bool) -> None:
+        if self.harness.counting:
+            self.harness.rule_counts.effect_ran(effect, changed)
+
+
 class Harness:
     def __init__(self, engine: EngineAdapter, ruleset: str = "classic", max_deals: int = MAX_DEALS,
                  illegal_every: int = 4, overlays: list[str] | None = None,
@@ -468,7 +480,7 @@ class Harness:
         return g.v["dealer"], warmed
 
     def _new_game(self, dealer: int, seed: int, state: dict[str, list[Any]], traced: bool = False) -> Game:
-        return Game(self.rs, dealer=dealer, seed=seed, values=state, tracer=self._trace if traced else None)
+        return Game(self.rs, dealer=dealer, seed=seed, values=state, tracer=_WhileCounting(self) if traced else None)
 
     def _step(self, game: Game, rec: Recorder, draw: st.DrawFn, favour: str | None, contrary: bool) -> None:
         legal = [a for a in self._order(game, game.legal_actions(), favour, contrary) if self._supported(game, a)]
@@ -563,9 +575,6 @@ class Harness:
         return not any(a.get("action") == k and (p is None or p == game.phase) for k, p in self.unsupported)
 
     # ------------------------------------------------------------------ rule statistics
-    def _trace(self, effect: Effect, before: bytes, after: dict[str, Any]) -> bytes | None:
-        return self.rule_counts.effect(effect, before, after) if self.counting else None
-
     def _count_checks(self, kind: str, rejected: Rejection | None) -> None:
         """A check of an action of ``kind``: its guards ran in order, up to the one that rejected it."""
         if self.counting:

@@ -131,6 +131,7 @@ class Val:
     node: ast.expr
     type: str
     choices: tuple[str, ...] | None = None
+    var: str | None = None  # the state variable this value is, or is a part of (a procedure may change it)
 
     @property
     def const(self) -> bool:
@@ -201,6 +202,7 @@ class Fn:
     param_deps: set[str]  # rules whose parameters it reads
     writes: set[str]  # state variables it assigns
     name: str = ""
+    changes: set[str] | None = None  # every state variable it may change; None: it cannot tell (Found.changes)
     fn: Callable[..., Any] = field(default=None, repr=False)  # type: ignore[assignment]  # set when compiled
 
 
@@ -212,6 +214,7 @@ class GuardFns:
     legal: Fn  # (st, actor) -> every payload no guard forbids, over the action's choices
     deps: list[set[str]]  # per guard, in order
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
+    outcomes: Fn  # (st, actor, payloads) -> the set of what check gives for each of them
 
 
 def _global(b: Builtin) -> str:
@@ -382,6 +385,10 @@ class Found:
     param_deps: set[str] = field(default_factory=set)  # rules whose parameters it reads
     writes: set[str] = field(default_factory=set)  # state variables it assigns
     hoisted: set[str] = field(default_factory=set)  # state variables it reads from locals (with Mode.hoist)
+    changed: set[str] = field(default_factory=set)  # state variables a procedure changes in place
+    # It may change state the compiler cannot name: a procedure given a local or a computed list, an
+    # assignment into a local's items, an engine procedure that renews variables.
+    opaque: bool = False
 
     def absorb(self, part: Found) -> None:
         """Take in what a part of this piece, translated apart, found."""
@@ -389,6 +396,12 @@ class Found:
         self.param_deps |= part.param_deps
         self.writes |= part.writes
         self.hoisted |= part.hoisted
+        self.changed |= part.changed
+        self.opaque |= part.opaque
+
+    def changes(self) -> set[str] | None:
+        """Every state variable the piece may change, or None when it may change one it cannot name."""
+        return None if self.opaque else self.writes | self.changed
 
     @staticmethod
     def union(parts: list[Found]) -> Found:
@@ -538,6 +551,7 @@ class Compiler:
             # charged to that guard's clause, not to the rule that declares the action.
             _set_line(stmts, GUARD_LINE + i)
             check_body.extend(stmts)
+        guarded = len(check_body)
         # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
         # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
         # A flag's choices being both values, its type says it all (payloads are type-checked first).
@@ -551,6 +565,7 @@ class Compiler:
                 check_body.append(ast.If(test=outside, body=[ast.Return(_c(-2 - j))], orelse=[]))
         check_body.append(ast.Return(_c(-1)))
         check = self._emit(["st", "actor", "a"], check_body, whole, hoisted)
+        outcomes = self._outcomes(tests, check_body[guarded:], fields, pre, unpack, whole, hoisted)
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
@@ -576,7 +591,35 @@ class Compiler:
                     *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in memos], *loop]
         leg_body.append(ast.Return(_name("out")))
         legal = self._emit(["st", "actor"], leg_body, whole, hoisted)
-        return GuardFns(check, legal, guard_deps, dead)
+        return GuardFns(check, legal, guard_deps, dead, outcomes)
+
+    def _outcomes(self, tests: list[ast.expr], tail: list[ast.stmt], fields: list[tuple[str, str]],
+                  pre: list[ast.stmt], unpack: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
+        """The check asked of many payloads at one position, in one call (rule coverage weighs every
+        candidate at every decision): the state is read once, and what no payload changes is worked out
+        once, as in the listing. Each payload runs the check's own statements in an inner function."""
+        memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
+        body: list[ast.stmt] = list(unpack)
+        for i, t in enumerate(tests):
+            if isinstance(t, ast.Constant) and not t.value:
+                continue
+            visited = memo.visit(t) if fields else t
+            assert isinstance(visited, ast.expr)  # an expression's rebuilt copy, or itself
+            stmts = _when(visited, [ast.Return(_c(i))])
+            _set_line(stmts, GUARD_LINE + i)
+            body.extend(stmts)
+        body.extend(tail)  # each choice among its choices, then allowed
+        if memo.names:
+            body.insert(0, ast.Nonlocal(names=list(memo.names)))
+        one = self._function(["a"], body)
+        one.name = "one"
+        outer: list[ast.stmt] = [*pre, *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME))
+                                         for m in memo.names], one,
+                                 ast.Return(ast.SetComp(elt=ast.Call(_name("one"), [_name("a")], []),
+                                                        generators=[ast.comprehension(
+                                                            target=_name("a", True), iter=_name("payloads"),
+                                                            ifs=[], is_async=0)]))]
+        return self._emit(["st", "actor", "payloads"], outer, whole, hoisted)
 
     def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
         extra: dict[str, Any] = {"type_params": []} if sys.version_info >= (3, 12) else {}
@@ -588,7 +631,7 @@ class Compiler:
 
     def _emit(self, args: list[str], body: list[ast.stmt], found: Found, hoisted: dict[str, str]) -> Fn:
         fn = self._function(args, body)
-        handle = Fn(set(found.deps), set(found.param_deps), set(found.writes), fn.name)
+        handle = Fn(set(found.deps), set(found.param_deps), set(found.writes), fn.name, found.changes())
         self._add(handle, _Emitted(fn, hoisted))
         return handle
 
@@ -642,8 +685,10 @@ class Compiler:
 
     def _joined(self, fn: ast.FunctionDef, parts: list[Fn], plain: list[ast.stmt] | None = None) -> Fn:
         """The handle of a function made of ``parts``: it reads and writes what they all do."""
+        changes = [p.changes for p in parts if p.changes is not None]
         handle = Fn(set().union(*(p.deps for p in parts)), set().union(*(p.param_deps for p in parts)),
-                    set().union(*(p.writes for p in parts)), fn.name)
+                    set().union(*(p.writes for p in parts)), fn.name,
+                    set().union(*changes) if len(changes) == len(parts) else None)
         self._add(handle, _Emitted(fn, {}, plain))
         return handle
 
@@ -786,6 +831,8 @@ class Translator:
         if b is not None and b[0] == "local":
             node: ast.Name | ast.Subscript = _name(b[1])
             ttype = b[2]
+            if indexes:  # the local may be a state variable's list: its items are the game's
+                self.found.opaque = True
         elif b is not None:
             raise self.error(name, f"cannot assign to '{name}': it is a {_kind_word(b[0])}")
         else:
@@ -862,8 +909,8 @@ class Translator:
             ty = self.env.var_type(n)
             if self.mode.hoist:
                 self.found.hoisted.add(n)
-                return Val(_name(_local(n)), ty)
-            return Val(_sub(_name("V"), _c(n)), ty)
+                return Val(_name(_local(n)), ty, var=n)
+            return Val(_sub(_name("V"), _c(n)), ty, var=n)
         if kind in ("define", "builtin"):
             raise self.error(tok, f"'{n}' is a function; call it as {n}(…)")
         known = set(self.env.vars) | set(self.env.params) | set(ENGINE_VARS) | _scope_names(scope)
@@ -1044,7 +1091,7 @@ class Translator:
                 return Val(_c(a.value[i.value]), T.elem(a.type))
             except (IndexError, TypeError):
                 raise self.error(ix.meta, f"index {i.value} is outside the list") from None
-        return Val(_sub(a.node, i.node), T.elem(a.type))
+        return Val(_sub(a.node, i.node), T.elem(a.type), var=a.var)
 
     def e_attr(self, t: Tree, scope: Scope) -> Val:
         base, name = t.children
@@ -1086,6 +1133,14 @@ class Translator:
             if not T.compatible(ptype, v.type):
                 raise self.error(node.meta, f"argument of '{b.name}' should be {ptype}, not {v.type}")
             checked.append(v)
+        for i in b.changes:
+            var = checked[i].var
+            if var is None:
+                self.found.opaque = True  # a local or a computed list: it may be a part of the state
+            else:
+                self.found.changed.add(var)
+        if b.renews_vars:
+            self.found.opaque = True
         rtype = b.returns
         if rtype.startswith("elem:"):
             rtype = T.elem(checked[int(rtype[5:])].type)

@@ -105,6 +105,9 @@ class CompiledAction:
     # the untraced fast path, one call per action. An error on line i + 1 is effect clause i's; past
     # the last effect, the check's.
     step: Callable[..., int] | None = None
+    # (st, actor, payloads) -> the set of what check gives for each payload: rule coverage weighs tens of
+    # candidates at every decision of a record.
+    outcomes: Callable[..., set[int]] | None = None
 
     @property
     def name(self) -> str:
@@ -117,6 +120,9 @@ class Effect:
     fn: Callable[..., None]  # (st, actor, payload)
     deps: set[str]  # rules whose logic or definitions it runs
     writes: set[str]  # state variables it assigns
+    # Every state variable it may change (assigned or changed in place), or None when the compiler cannot
+    # tell: what is compared, before and after it runs, to tell whether it changed the game.
+    changes: tuple[str, ...] | None = None
 
     @property
     def rule_id(self) -> str:
@@ -207,13 +213,14 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]), ns[m["step"]])
+                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]])
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
         for on, m in meta["triggers"].items():
             dos = [c for c in p.sequence[on] if c.do is not None]
-            effects = [Effect(c, ns[e["fn"]], set(e["deps"]), set(e["writes"]))
+            effects = [Effect(c, ns[e["fn"]], set(e["deps"]), set(e["writes"]),
+                              None if e["changes"] is None else tuple(e["changes"]))
                        for c, e in zip(dos, m["effects"], strict=True)]
             triggers[on] = Trigger(on, effects, ns[m["run"]])
         if set(meta["actions"]) != set(p.actions):
@@ -281,11 +288,12 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             gf.check.fn, gf.legal.fn, [(f, h.fn) for f, h in e["domains"]],
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
-            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn)
+            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
             "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
+            "outcomes": gf.outcomes.name,
             "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
@@ -294,10 +302,12 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
     for on, (parts, fused) in effect_fns.items():
         # Coverage credits a rule through its own logic and the definitions it lends; a rule
         # that is only data (values, no logic) is credited wherever its parameters are used.
-        effects = [Effect(c, h.fn, h.deps | {r for r in h.param_deps if r not in p.logic_rules}, h.writes)
+        effects = [Effect(c, h.fn, h.deps | {r for r in h.param_deps if r not in p.logic_rules}, h.writes,
+                          None if h.changes is None else tuple(sorted(h.changes)))
                    for c, h in parts]
         triggers[on] = Trigger(on, effects, fused.fn)
         meta["triggers"][on] = {"run": fused.name, "effects": [{"fn": h.name, "deps": sorted(ef.deps),
-                                                                 "writes": sorted(ef.writes)}
+                                                                 "writes": sorted(ef.writes),
+                                                                 "changes": ef.changes}
                                                                 for (_, h), ef in zip(parts, effects, strict=True)]}
     return CompiledProgram(actions, triggers, by_phase), code, meta

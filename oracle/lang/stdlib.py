@@ -45,6 +45,9 @@ class Builtin:
     # An engine procedure that gives state variables new values (not by assignment in the rules):
     # compiled code that keeps a variable in a local reads it afresh after a call of it.
     renews_vars: bool = False
+    # A procedure's arguments it changes in place, by position: what rule coverage compares before and
+    # after an effect that calls it, to tell whether the effect changed the game.
+    changes: tuple[int, ...] = ()
 
 
 REGISTRY: dict[str, Builtin] = {}
@@ -52,10 +55,11 @@ REGISTRY: dict[str, Builtin] = {}
 
 def register(name: str, params: list[str], returns: str, doc: str, *, kind: str = "pure",
              inline: Inliner | None = None, optional: int = 0, ru: str = "",
-             renews_vars: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             renews_vars: bool = False,
+             changes: tuple[int, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         REGISTRY[name] = Builtin(name, tuple(params), returns, doc, kind, fn, inline, optional, doc_ru=ru,
-                                 renews_vars=renews_vars)
+                                 renews_vars=renews_vars, changes=changes)
         return fn
     return deco
 
@@ -433,7 +437,7 @@ def same_team(teams: list[int], a: int, b: int) -> bool:
 @register("move", ["any", "list[any]", "list[any]"], "none",
           "Move one item from the first list to the end of the second.",
           ru="Переложить один элемент из первого списка в конец второго.", kind="procedure",
-          inline=_methods((1, "remove", (0,)), (2, "append", (0,))))
+          inline=_methods((1, "remove", (0,)), (2, "append", (0,))), changes=(1, 2))
 def move(x: Any, src: list[Any], dst: list[Any]) -> None:
     src.remove(x)
     dst.append(x)
@@ -442,26 +446,28 @@ def move(x: Any, src: list[Any], dst: list[Any]) -> None:
 @register("move_all", ["list[any]", "list[any]"], "none",
           "Move every item of the first list to the end of the second.",
           ru="Переложить все элементы первого списка в конец второго.", kind="procedure",
-          inline=_methods((1, "extend", (0,)), (0, "clear", ()), places=(0,)))
+          inline=_methods((1, "extend", (0,)), (0, "clear", ()), places=(0,)), changes=(0, 1))
 def move_all(src: list[Any], dst: list[Any]) -> None:
     dst.extend(src)
     src.clear()
 
 
 @register("append", ["list[any]", "any"], "none", "Add an item to the end of a list.",
-          ru="Добавить элемент в конец списка.", kind="procedure", inline=_methods((0, "append", (1,))))
+          ru="Добавить элемент в конец списка.", kind="procedure", inline=_methods((0, "append", (1,))),
+          changes=(0,))
 def append(xs: list[Any], x: Any) -> None:
     xs.append(x)
 
 
 @register("clear", ["list[any]"], "none", "Remove every item from a list.",
-          ru="Удалить из списка все элементы.", kind="procedure", inline=_methods((0, "clear", ())))
+          ru="Удалить из списка все элементы.", kind="procedure", inline=_methods((0, "clear", ())),
+          changes=(0,))
 def clear(xs: list[Any]) -> None:
     xs.clear()
 
 
 @register("fill", ["list[any]", "any"], "none", "Set every item of a list to the value.",
-          ru="Присвоить всем элементам списка данное значение.", kind="procedure")
+          ru="Присвоить всем элементам списка данное значение.", kind="procedure", changes=(0,))
 def fill(xs: list[Any], x: Any) -> None:
     for i in range(len(xs)):
         xs[i] = x

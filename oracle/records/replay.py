@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import Notation, notation
-from ..engine import Action, Game, IllegalAction, PositionError, Rejection, Tracer
+from ..engine import Action, EffectCounter, Game, IllegalAction, PositionError, Rejection, Tracer
 from ..errors import InputError, OracleError, ParamError
 from ..lang import types as T
 from ..places import place
@@ -112,7 +112,7 @@ class Replayer:
         # --all-errors: the deals scored in the games before the last one (see resume).
         self._scored_before = 0
         self.to_the_end = False  # the replay went through every deal of the record
-        self.tracer_hook: Any = None  # set by rule coverage
+        self.tracer_hook: Tracer | EffectCounter | None = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
         self.decision_hook: Callable[[Game, Action], None] | None = None
 
@@ -486,7 +486,7 @@ class Replayer:
         """The position at the start of deal ``di`` (counted from 0) and that deal's actions."""
         return DealStart(self._starts[di], self.applied_in(di))
 
-    def game_at(self, di: int, applied: int | None = None, tracer: Tracer | None = None) -> Game:
+    def game_at(self, di: int, applied: int | None = None, tracer: Tracer | EffectCounter | None = None) -> Game:
         """A new game at the start of deal ``di`` (counted from 0) with the first ``applied`` of that deal's
         applied actions done (all of them when None): any point of the replay, at the cost of one deal."""
         game = Game.at(self._starts[di], tracer)

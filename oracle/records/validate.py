@@ -55,7 +55,7 @@ def judge(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_erro
     try:
         r = Replayer(rec, ruleset, all_errors, cache=cache, rules=rules)
         if counts is not None:
-            r.tracer_hook = counts.effect
+            r.tracer_hook = counts
         r.decision_hook = decisions
         r.run()
     except InputError as exc:

@@ -1,0 +1,121 @@
+"""What the compiler makes for rule coverage, checked against the interpreter's plain answers.
+
+- What an effect may change (``Effect.changes``): coverage compares only those variables before and after an
+  effect, so a variable an effect changes and the compiler missed would make a rule that changed the game look
+  as if it never fired.
+- An action's ``outcomes`` (its check over many payloads in one call): what coverage weighs at every decision,
+  which must be what the check gives for each payload on its own."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from positions import GOLDEN, TRADING
+
+from oracle import Game, load_ruleset, play_random
+from oracle.conform.candidates import candidates
+from oracle.engine import Action, EffectCounter
+from oracle.lang.compiler import Compiler, Env, Scope, VarDecl
+from oracle.lang.program import Effect
+from oracle.lang.stdlib import DeckShape
+from oracle.ruleset import load_library
+
+PRESETS = sorted(load_library().presets)
+# Rulesets beside the presets whose effects reach the rarer procedures (redeals, the golden round, trading).
+TOGETHER = [("classic", [GOLDEN, "variant.golden-round.raise", "variant.golden-round.restart",
+                         "variant.redeal.four-nines", "variant.redeal.poor-talon"]),
+            ("classic", [TRADING, "variant.bid.negative-lockout", "variant.redeal.low-hand"])]
+
+
+class _Changed:
+    """A whole-state tracer: for each effect, the variables whose values differ after it."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Effect, set[str]]] = []
+
+    def __call__(self, effect: Effect, before: bytes, after: dict[str, Any]) -> None:
+        old = pickle.loads(before)
+        self.seen.append((effect, {n for n in after if old.get(n) != after[n]} | (set(old) - set(after))))
+
+
+@settings(max_examples=len(PRESETS) + len(TOGETHER))
+@given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
+def test_every_variable_an_effect_changes_is_among_those_it_may_change(which, seed):
+    name, overlays = which
+    rs = load_ruleset(name, overlays)
+    tracer = _Changed()
+    game = Game(rs, seed=seed, tracer=tracer)
+    play_random(game, random.Random(seed), hinted=seed % 2 == 0, max_deals=6)
+    named = 0
+    for effect, changed in tracer.seen:
+        if effect.changes is not None:
+            named += 1
+            assert changed <= set(effect.changes), f"{effect.rule_id} changed {sorted(changed)} beyond {effect.changes}"
+    assert named > len(tracer.seen) // 2  # most effects name what they change: the comparison is a narrow one
+
+
+class _Counted(EffectCounter):
+    def __init__(self) -> None:
+        self.changed: list[bool] = []
+
+    def effect_ran(self, effect: Effect, changed: bool) -> None:
+        self.changed.append(changed)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_counted_game_sees_each_effect_change_the_game_as_a_whole_state_comparison_does(seed):
+    """The narrow comparison and the whole state's agree effect by effect (values compared, not bytes)."""
+    rs = load_ruleset("classic")
+    whole, counted = _Changed(), _Counted()
+    for tracer in (whole, counted):
+        play_random(Game(rs, seed=seed, tracer=tracer), random.Random(seed), hinted=True, max_deals=8)
+    assert [bool(c) for _, c in whole.seen] == counted.changed
+    assert any(counted.changed) and not all(counted.changed)
+
+
+def _effect(text: str) -> set[str] | None:
+    deck = DeckShape(("9", "J", "Q", "K", "10", "A"), ("S", "C", "D", "H"))
+    vars_ = {"score": VarDecl("score", "int", "game", "game", 0, False, False, "rule.score"),
+             "pile": VarDecl("pile", "list[card]", "deal", "deal", [], False, False, "rule.pile"),
+             "hand": VarDecl("hand", "list[list[card]]", "deal", "deal", [], False, False, "rule.hand")}
+    comp = Compiler(Env(deck, vars_, {}, {}, {"play"}))
+    return comp.block_fn(text, "rule.effect", Scope(), ["st", "actor", "a"]).changes
+
+
+@pytest.mark.parametrize(("text", "changes"), [
+    ("score = score + 1", {"score"}),
+    ("append(pile, 3)", {"pile"}),
+    ("move(3, hand[0], pile)", {"hand", "pile"}),
+    ("for s in [0, 1] do clear(hand[s]) end", {"hand"}),
+    ("if score > 2 then fill(pile, 0) end", {"pile"}),
+    ("let h = hand[0]\nappend(h, 3)", None),  # a local may be the state's own list
+    ("let h = hand\nh[0] = pile", None),
+    ("reset(\"deal\")", None),  # an engine procedure renews variables the text does not name
+    ("let x = score + 1", set()),
+])
+def test_the_compiler_names_what_an_effect_may_change(text, changes):
+    assert _effect(text) == changes
+
+
+@settings(max_examples=len(PRESETS) + len(TOGETHER))
+@given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
+def test_an_actions_outcomes_are_its_check_of_each_payload(which, seed):
+    name, overlays = which
+    rs = load_ruleset(name, overlays)
+    weighed: set[int] = set()
+
+    def weigh(game: Game, _action: Action) -> None:
+        for ca in game.c.by_phase.get(game.phase, ()):
+            payloads = [a.payload for a in candidates(game, rs, ca.name)]
+            for seat in range(game.v["n_seats"]):
+                want = {ca.check(game.st, seat, p) for p in payloads}
+                assert ca.outcomes is not None and ca.outcomes(game.st, seat, payloads) == want, (ca.name, seat)
+                weighed.update(want)
+
+    play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=3)
+    assert -1 in weighed and any(i >= 0 for i in weighed)  # both allowed and forbidden payloads were weighed
