@@ -548,6 +548,34 @@ def test_in_a_self_run_of_classic_every_rule_fires_or_the_report_says_why_it_can
     assert {"barrel.auto-talon", "deal.cut.method"} <= set(report.cannot_fire)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_guard_reached_only_by_the_last_candidates_fires_in_the_statistics(seed):
+    """Every candidate is checked and counted, not the first two dozen refused ones: mekedron's bid cap (300)
+    and raise step refuse only values above the near misses below them, and both fire in a short run."""
+    report = run_conformance(OracleEngine("mekedron-russian"), ruleset="mekedron-russian", examples=15, seed=seed)
+    assert report.disagreements == []
+    assert report.checks["bid.max-300"][1] > 0 and report.checks["mekedron.raise-step"][1] > 0, report.format()
+
+
+def test_start_positions_reach_negative_totals_and_the_counts_a_rule_compares():
+    """A negative total the rules single out (mekedron's negative samosval at -555) is started from a lost
+    contract above it; a count with samples (the concessions before the write-off) starts at its last value."""
+    from hypothesis import find
+    from hypothesis import strategies as st
+
+    from oracle.conform.harness import Harness
+
+    h = Harness(OracleEngine("mekedron-russian"), "mekedron-russian")
+    assert h.below == [-555] and Harness(OracleEngine("classic"), "classic").below == []
+
+    @st.composite
+    def start(draw):
+        return h._start_state(draw, 0, 0)[1]
+
+    assert find(start(), lambda s: any(v < 0 and v + 555 in h.steps for v in s.get("score", [])))
+    assert find(start(), lambda s: 2 in s.get("rospis_count", []))
+
+
 # ---------------------------------------------------------------- what the report says, word by word
 
 

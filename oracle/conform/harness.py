@@ -301,6 +301,9 @@ class Harness:
         numbers = sorted({v for v in self.rs.resolved.values.values() if type(v) is int and v > 0})
         top = max(numbers, default=0)
         self.targets = [v for v in numbers if top <= 10 * v < 10 * top]
+        # Negative totals the rules single out (a negative reset), which a lost contract reaches from above.
+        self.below = sorted({v for v in self.rs.resolved.values.values()
+                             if type(v) is int and v < 0 and top <= -10 * v < 10 * top})
         self.steps = [0, *(w for w in numbers if 10 * w <= 3 * top)]
         self.known: set[str] = set()
         self.counts: Counter[str] = Counter()
@@ -432,8 +435,9 @@ class Harness:
             # as a deal short of it: the rarest situations (the last deal on the barrel, a fall, the fall
             # that resets the score) start on it.
             on_top = draw(st.booleans())
-            target = barrel if on_top else draw(st.sampled_from(self.targets))
-            total = target - (0 if on_top and draw(st.booleans()) else draw(st.sampled_from(self.steps)))
+            target = barrel if on_top else draw(st.sampled_from(self.targets + self.below))
+            step = 0 if on_top and draw(st.booleans()) else draw(st.sampled_from(self.steps))
+            total = target + step if target < 0 else target - step
             if total >= barrel and not self.can_sit:
                 # The engine cannot be told the flags a player there has: a deal short of it instead.
                 total = barrel - draw(st.sampled_from([w for w in self.steps if w]))
@@ -734,9 +738,9 @@ class Harness:
                 if rej is not None and f"accepted-illegal:{rej.rule_id}:{a.kind}" in self.known:
                     continue  # the engine is known to accept it: offering it again would only end the game
                 if rej is not None:
+                    # Every candidate is checked and counted: a guard reached only by the last of them (a bid
+                    # over the cap, after the near misses below it) fires in the run's statistics too.
                     illegal.append((a, rej))
-                    if len(illegal) >= 24:
-                        break
         if not illegal:
             return
         a, rej = illegal[draw(st.integers(0, len(illegal) - 1))]
