@@ -546,6 +546,10 @@ def test_in_a_self_run_of_classic_every_rule_fires_or_the_report_says_why_it_can
     excused = Harness(OracleEngine("classic", params=on), "classic", params=on).cannot_fire()
     assert "barrel.auto-talon" not in excused and "deal.cut.method" not in excused
     assert {"barrel.auto-talon", "deal.cut.method"} <= set(report.cannot_fire)
+    # A clause whose changes all folded away leaves a loop over the seats that does nothing: it cannot fire.
+    off = {"falls_limit": 0}
+    assert "barrel.three-falls" in Harness(OracleEngine("classic", params=off), "classic", params=off).cannot_fire()
+    assert "barrel.three-falls" not in report.cannot_fire
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -1100,10 +1100,10 @@ def _constants(code: Any) -> list[Any]:
 
 
 def _does_something(e: Effect) -> bool:
-    """Whether a compiled effect can change anything: a clause whose every branch folded away under the
-    parameters compiles to a body that names no state and holds no value."""
-    code = e.fn.__code__
-    return bool(set(code.co_names) - {"v"}) or any(c is not None for c in _constants(code))
+    """Whether a compiled effect can change the game: a clause whose every branch that changes something
+    folded away under the parameters changes no variable the compiler can name (a loop over the seats may
+    be left, doing nothing)."""
+    return e.changes is None or bool(e.changes)
 
 
 def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
