@@ -123,15 +123,19 @@ def decision_checks(game: Game, action: Action) -> list[tuple[CompiledAction, Re
 _BEFORE_PAYLOAD = frozenset({"game-over", "unknown-action", "wrong-phase", "not-your-turn", "not-now"})
 
 
+# Every payload of some candidate values, whether every value is of its field's type, and the values.
+Payloads = tuple[list[dict[str, Any]], bool, tuple[tuple[Any, ...], ...]]
+
+
 @functools.lru_cache(maxsize=4096)
-def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...],
-              n_seats: int) -> tuple[list[dict[str, Any]], bool]:
+def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...], n_seats: int) -> Payloads:
     """Every payload of the candidate values (the same few lists at most decisions, so made once), and
     whether every value is of its field's type: a value its type refuses makes a payload ``Game.check``
-    words as malformed, and such payloads go the careful way (no candidate of today's types is one)."""
+    words as malformed, and such payloads go the careful way (no candidate of today's types is one).
+    The values themselves, per field, are what the action's compiled ``outcomes`` takes."""
     names = [f for f, _ in doms]
     payloads = [dict(zip(names, values, strict=True)) for values in itertools.product(*(d for _, d in doms))]
-    return payloads, all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom)
+    return payloads, all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom), tuple(d for _, d in doms)
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,7 +169,7 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
     refuses the seat before reading the payload, the seat's other payloads are refused the same way, and
     otherwise they go straight to the action's compiled guards (what ``Game.check`` asks last). The action
     taken is among them when it is a candidate: its own check gives the outcome already counted for it.
-    The legal actions are listed only where a number's candidates are made from them."""
+    An action's legal payloads are listed only where a number's candidates are made from them."""
     compiled = game.rs.compiled.actions
     rej = game.check(action, typed=True)
     taken = compiled[action.kind]
@@ -174,21 +178,18 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
         return out
     st = game.st
     n_seats = game.v["n_seats"]
-    legal: list[Action] | None = None
     for ca in game.c.by_phase.get(game.phase, ()):
         decl = ca.decl
         if is_chance(decl):
             continue
         weighing = _weighing(ca)
         if weighing.by_legal:
-            if legal is None:
-                legal = game.legal_actions()
-            doms = domains(game, game.rs, decl.name, legal)
+            doms = domains(game, game.rs, decl.name)
             if doms is None:
                 continue
-            payloads, typed = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
+            payloads, typed, values = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
         else:
-            payloads, typed = _fixed_payloads(game, ca, n_seats)
+            payloads, typed, values = _fixed_payloads(game, ca, n_seats)
         if not payloads:
             continue
         check, outcomes = ca.check, ca.outcomes
@@ -208,26 +209,31 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
                     out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
                 continue
             try:
-                found = outcomes(st, seat, rest) if outcomes is not None else {check(st, seat, p) for p in rest}
+                # Every payload at once (the first again, if it was asked already: the same outcome).
+                found = outcomes(st, seat, values) if outcomes is not None else {check(st, seat, p) for p in rest}
             except Exception:
-                for p in rest:
-                    game.check(Action(decl.name, seat, p))  # raises the rule's runtime error
-                raise
+                # Outcomes may raise where the check does not (an any() over a list is not cut short).
+                try:
+                    found = {check(st, seat, p) for p in rest}
+                except Exception:
+                    for p in rest:
+                        game.check(Action(decl.name, seat, p))  # raises the rule's runtime error
+                    raise
             out.update(map(weighing.outcome, found))
     return out
 
 
-_FIXED: dict[tuple[CompiledAction, int], tuple[list[dict[str, Any]], bool] | None] = {}
+_FIXED: dict[tuple[CompiledAction, int], Payloads] = {}
 
 
-def _fixed_payloads(game: Game, ca: CompiledAction, n_seats: int) -> tuple[list[dict[str, Any]], bool]:
+def _fixed_payloads(game: Game, ca: CompiledAction, n_seats: int) -> Payloads:
     """The candidates of an action with no number among its fields: every card, both flags, every seat,
     the same at every decision of a game of so many seats."""
     key = (ca, n_seats)
     hit = _FIXED.get(key)
     if hit is None:
-        doms = domains(game, game.rs, ca.decl.name, [])
-        hit = _FIXED[key] = ([], True) if doms is None else _payloads(ca, tuple((f, tuple(d)) for f, d in doms),
+        doms = domains(game, game.rs, ca.decl.name)
+        hit = _FIXED[key] = ([], True, ()) if doms is None else _payloads(ca, tuple((f, tuple(d)) for f, d in doms),
                                                                        n_seats)
     return hit
 

@@ -19,7 +19,7 @@ from typing import Any
 from .cards import notation
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
-from .lang.program import GUARD_LINE, ActionDecl, Clause, Effect, Guard, payload_checker
+from .lang.program import GUARD_LINE, ActionDecl, Clause, CompiledAction, Effect, Guard, payload_checker
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
 from .state import Position, State
@@ -290,23 +290,34 @@ class Game:
         if self.st.v["game_over"]:
             return []
         out: list[Action] = []
-        st = self.st
-        for ca in self.c.by_phase.get(st.v["phase"], ()):
+        for ca in self.c.by_phase.get(self.st.v["phase"], ()):
             a = ca.decl
             if a.sample is not None and not a.choices:
                 continue
-            leg = ca.legal
             for s in self.actors(a):
                 if seat is not None and s != seat:
                     continue
-                if ca.when is not None and not self._available(a, s):
-                    continue
-                try:
-                    payloads = leg(st, s)
-                except Exception as exc:
-                    raise self._runtime(a.rule_id, exc, self._failed_guard(leg, exc, ca.guards), s) from None
-                out.extend(Action(a.name, s, p) for p in payloads)
+                out.extend(Action(a.name, s, p) for p in self._legal_payloads(ca, s))
         return out
+
+    def legal_payloads(self, kind: str) -> list[dict[str, Any]]:
+        """The payloads of the legal actions of one kind now, of every seat that may take it: what
+        :meth:`legal_actions` lists of that kind, without making an action of each."""
+        ca = self.c.actions[kind]
+        a = ca.decl
+        if self.st.v["game_over"] or a.phase != self.st.v["phase"] or (a.sample is not None and not a.choices):
+            return []
+        return [p for s in self.actors(a) for p in self._legal_payloads(ca, s)]
+
+    def _legal_payloads(self, ca: CompiledAction, seat: int) -> list[dict[str, Any]]:
+        a = ca.decl
+        if ca.when is not None and not self._available(a, seat):
+            return []
+        try:
+            payloads: list[dict[str, Any]] = ca.legal(self.st, seat)
+        except Exception as exc:
+            raise self._runtime(a.rule_id, exc, self._failed_guard(ca.legal, exc, ca.guards), seat) from None
+        return payloads
 
     def sample(self, decl: ActionDecl | None = None) -> Action:
         """Draw the chance action (the deal) with the game's seeded generator."""

@@ -3,11 +3,12 @@
 - What an effect may change (``Effect.changes``): coverage compares only those variables before and after an
   effect, so a variable an effect changes and the compiler missed would make a rule that changed the game look
   as if it never fired.
-- An action's ``outcomes`` (its check over many payloads in one call): what coverage weighs at every decision,
-  which must be what the check gives for each payload on its own."""
+- An action's ``outcomes`` (its check over a product of candidate values in one call): what coverage weighs at
+  every decision, which must be what the check gives for each payload on its own."""
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 from typing import Any
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from positions import GOLDEN, TRADING
 
 from oracle import Game, load_ruleset, play_random
-from oracle.conform.candidates import candidates
+from oracle.conform.candidates import domains
 from oracle.engine import Action, EffectCounter
 from oracle.lang.compiler import Compiler, Env, Scope, VarDecl
 from oracle.lang.program import Effect
@@ -111,10 +112,14 @@ def test_an_actions_outcomes_are_its_check_of_each_payload(which, seed):
 
     def weigh(game: Game, _action: Action) -> None:
         for ca in game.c.by_phase.get(game.phase, ()):
-            payloads = [a.payload for a in candidates(game, rs, ca.name)]
+            doms = domains(game, rs, ca.name)
+            if doms is None:
+                continue
+            values = [d for _, d in doms]
+            payloads = [dict(zip([f for f, _ in doms], p, strict=True)) for p in itertools.product(*values)]
             for seat in range(game.v["n_seats"]):
                 want = {ca.check(game.st, seat, p) for p in payloads}
-                assert ca.outcomes is not None and ca.outcomes(game.st, seat, payloads) == want, (ca.name, seat)
+                assert ca.outcomes is not None and ca.outcomes(game.st, seat, values) == want, (ca.name, seat)
                 weighed.update(want)
 
     play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=3)

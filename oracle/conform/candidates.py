@@ -22,13 +22,11 @@ def _int_candidates(legal_values: list[int]) -> list[int]:
     return sorted(out)
 
 
-def domains(game: Game, rs: Ruleset, kind: str,
-            legal: list[Action] | None = None) -> list[tuple[str, list[Any]]] | None:
-    """Each field of ``kind`` with the values tried for it now (``legal``: the legal actions now, if known);
-    None for an action with a field of a type that has no candidates."""
+def domains(game: Game, rs: Ruleset, kind: str) -> list[tuple[str, list[Any]]] | None:
+    """Each field of ``kind`` with the values tried for it now; None for an action with a field of a type
+    that has no candidates. A number's are made from its legal values, asked only when there is one."""
     decl = rs.actions[kind]
-    if legal is None:
-        legal = game.legal_actions()
+    legal: list[dict[str, Any]] | None = None
     out: list[tuple[str, list[Any]]] = []
     for f, t in decl.fields:
         b = T.base(t)
@@ -39,7 +37,9 @@ def domains(game: Game, rs: Ruleset, kind: str,
         elif b == "seat":
             dom = list(range(game.v["n_seats"]))
         elif b == "int":
-            dom = _int_candidates(sorted({a.payload[f] for a in legal if a.kind == kind}))
+            if legal is None:
+                legal = game.legal_payloads(kind)
+            dom = _int_candidates(sorted({p[f] for p in legal}))
         else:
             return None
         out.append((f, dom))

@@ -541,7 +541,8 @@ class Compiler:
         whole = Found.union(found)
         dead = [isinstance(t, ast.Constant) and not t.value for t in tests]
         pre, hoisted = _hoisting(whole.hoisted)
-        unpack = _unpacked(payload if payload is not None else [f for f, _ in fields])
+        names = payload if payload is not None else [f for f, _ in fields]
+        unpack = _unpacked(names)
         check_body: list[ast.stmt] = [*pre, *unpack]
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
@@ -551,11 +552,11 @@ class Compiler:
             # charged to that guard's clause, not to the rule that declares the action.
             _set_line(stmts, GUARD_LINE + i)
             check_body.extend(stmts)
-        guarded = len(check_body)
         # Then each choice must be among its choices (-2 for the first field, -3 for the next...),
         # unless a live guard already refuses a value outside them ('forbid: card not in hand[actor]').
         # A flag's choices being both values, its type says it all (payloads are type-checked first).
         implied = {ast.dump(x) for t in tests for x in _outside_tests(t)}
+        outside_tests: list[tuple[ast.expr, int]] = []
         for j, ((f, ftype), dom) in enumerate(zip(fields, dom_nodes, strict=False)):
             outside = ast.Compare(left=_name(f"p_{f}"), ops=[ast.NotIn()], comparators=[_walked(dom)])
             both_flags = (T.normalize(ftype) == "bool" and isinstance(dom, (ast.Tuple, ast.List))
@@ -563,9 +564,10 @@ class Compiler:
                           and {e.value for e in dom.elts if isinstance(e, ast.Constant)} == {False, True})
             if ast.dump(outside) not in implied and not both_flags:
                 check_body.append(ast.If(test=outside, body=[ast.Return(_c(-2 - j))], orelse=[]))
+                outside_tests.append((outside, -2 - j))
         check_body.append(ast.Return(_c(-1)))
         check = self._emit(["st", "actor", "a"], check_body, whole, hoisted)
-        outcomes = self._outcomes(tests, check_body[guarded:], fields, pre, unpack, whole, hoisted)
+        outcomes = self._outcomes(tests, outside_tests, names, pre, whole, hoisted)
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
@@ -593,33 +595,33 @@ class Compiler:
         legal = self._emit(["st", "actor"], leg_body, whole, hoisted)
         return GuardFns(check, legal, guard_deps, dead, outcomes)
 
-    def _outcomes(self, tests: list[ast.expr], tail: list[ast.stmt], fields: list[tuple[str, str]],
-                  pre: list[ast.stmt], unpack: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
-        """The check asked of many payloads at one position, in one call (rule coverage weighs every
-        candidate at every decision): the state is read once, and what no payload changes is worked out
-        once, as in the listing. Each payload runs the check's own statements in an inner function."""
-        memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
-        body: list[ast.stmt] = list(unpack)
-        for i, t in enumerate(tests):
+    def _outcomes(self, tests: list[ast.expr], outside: list[tuple[ast.expr, int]], names: list[str],
+                  pre: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
+        """The check asked of every payload of a product of candidate values, in one call (rule coverage
+        weighs tens of candidates at every decision): ``(st, actor, values)``, ``values`` a list of candidates
+        per payload field, in the action's order, gives the set of what the check gives for each payload.
+
+        The state is read once and what no payload changes is worked out once (as in the listing); the
+        check is one expression per payload, the guards' conditions as they are, in a set comprehension.
+        Its conditions are the check's own, but ``any``/``all`` over a list are not cut short: a condition
+        that raises on an item the check would not reach raises here, and the caller asks the check."""
+        memo = _Memo(self.counter, {f"p_{f}" for f in names})
+        chain: ast.expr = _c(-1)
+        for test, code in reversed(outside):
+            chain = ast.IfExp(test=test, body=_c(code), orelse=chain)
+        for i in reversed(range(len(tests))):
+            t = tests[i]
             if isinstance(t, ast.Constant) and not t.value:
                 continue
-            visited = memo.visit(t) if fields else t
+            visited = memo.visit(t) if names else t
             assert isinstance(visited, ast.expr)  # an expression's rebuilt copy, or itself
-            stmts = _when(visited, [ast.Return(_c(i))])
-            _set_line(stmts, GUARD_LINE + i)
-            body.extend(stmts)
-        body.extend(tail)  # each choice among its choices, then allowed
-        if memo.names:
-            body.insert(0, ast.Nonlocal(names=list(memo.names)))
-        one = self._function(["a"], body)
-        one.name = "one"
-        outer: list[ast.stmt] = [*pre, *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME))
-                                         for m in memo.names], one,
-                                 ast.Return(ast.SetComp(elt=ast.Call(_name("one"), [_name("a")], []),
-                                                        generators=[ast.comprehension(
-                                                            target=_name("a", True), iter=_name("payloads"),
-                                                            ifs=[], is_async=0)]))]
-        return self._emit(["st", "actor", "payloads"], outer, whole, hoisted)
+            chain = ast.IfExp(test=visited, body=_c(i), orelse=chain)
+        result: ast.expr = ast.Set(elts=[chain]) if not names else ast.SetComp(elt=chain, generators=[
+            ast.comprehension(target=_name(f"p_{f}", True), iter=_sub(_name("values"), _c(k)), ifs=[], is_async=0)
+            for k, f in enumerate(names)])
+        body: list[ast.stmt] = [*pre, *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME))
+                                        for m in memo.names], ast.Return(result)]
+        return self._emit(["st", "actor", "values"], body, whole, hoisted)
 
     def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
         extra: dict[str, Any] = {"type_params": []} if sys.version_info >= (3, 12) else {}

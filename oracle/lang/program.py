@@ -105,8 +105,9 @@ class CompiledAction:
     # the untraced fast path, one call per action. An error on line i + 1 is effect clause i's; past
     # the last effect, the check's.
     step: Callable[..., int] | None = None
-    # (st, actor, payloads) -> the set of what check gives for each payload: rule coverage weighs tens of
-    # candidates at every decision of a record.
+    # (st, actor, values) -> the set of what check gives for each payload of the product of ``values`` (a
+    # list of candidates per payload field, in the action's order): rule coverage weighs tens of candidates
+    # at every decision of a record. It may raise where check would not (see Compiler._outcomes).
     outcomes: Callable[..., set[int]] | None = None
 
     @property
