@@ -230,6 +230,9 @@ def test_the_engine_sets_no_maximum_contract(command: Any) -> None:
     # Two defenders reach 880 at once: the lower seat, P2, stays; P3 is knocked off to 760.
     ("ukrainian-two-mount-at-once.json", "ukrainian",
      lambda rows: rows[0]["on_barrel"] == [False, True, False] and rows[0]["score"][2] == 760),
+    # The same in the Polish game (found by the harness once illegal offers reached every candidate): P1 stays.
+    ("polish-two-mount-at-once.json", "polish",
+     lambda rows: rows[0]["on_barrel"] == [True, False, False] and rows[0]["score"][2] == 760),
 ])
 def test_the_engines_barrel_is_stated_by_the_preset(command: Any, name: str, config: str, check: Any) -> None:
     seen, theirs = _replay(_load(name), f"mekedron-{config}", command(config))
