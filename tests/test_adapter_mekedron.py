@@ -106,12 +106,14 @@ def test_a_set_state_on_the_barrel_is_refused_by_name(command: Any) -> None:
 
 # The differences docs/reference/mekedron-findings.md lists for each configuration, by the rule the
 # harness names: two engine bugs, both rare in generated play.
+# bid.max-300 is our decision, not a bug: the engine takes a raise above 400, which it does not limit, and
+# the harness offers one (every illegal candidate is offered).
 DOCUMENTED = {
-    "russian": {"play.no-overtake-obligation", "barrel.three-falls"},
-    "ukrainian": {"play.no-overtake-obligation"},
-    "four_player_b": {"play.no-overtake-obligation", "bid.order"},
+    "russian": {"play.no-overtake-obligation", "barrel.three-falls", "bid.max-300"},
+    "ukrainian": {"play.no-overtake-obligation", "bid.max-300"},
+    "four_player_b": {"play.no-overtake-obligation", "bid.order", "bid.max-300"},
     "four_player_a": {"play.no-overtake-obligation", "bid.order"},
-    "two_player_b": {"play.no-overtake-obligation", "bid.order"},
+    "two_player_b": {"play.no-overtake-obligation", "bid.order", "bid.max-300"},
     # players-2.stock restates the must-beat clause (beating binds once the stock is gone), so bug 1 is
     # named by it here.
     "two_player_a": {"players-2.stock", "bid.order"},

@@ -443,6 +443,14 @@ class Harness:
                 total = barrel - draw(st.sampled_from([w for w in self.steps if w]))
             seat = draw(st.integers(0, n - 1))
             values[seat] = total
+            if target < barrel:
+                # A total the rules single out is met exactly only by a deal's result of just that much: the
+                # others are put a drawn deal short of it too, each as often as not, to meet it more often
+                # (never on it: a reset there is a position the rules do not reach).
+                for other in range(n):
+                    if other != seat and draw(st.booleans()):
+                        step = draw(st.sampled_from([w for w in self.steps if w]))
+                        values[other] = target + step if target < 0 else target - step
             state[self.total_var] = values
             if total >= barrel:
                 # On the barrel: the per-player flags the rules keep there, all of them (the rules raise them
