@@ -115,6 +115,14 @@ Tracer = Callable[[Effect, bytes, dict[str, Any]], bytes | None]
 NO_STATE = b""
 
 
+def _what_it_may_change(v: dict[str, Any], names: tuple[str, ...] | None) -> bytes:
+    """The values of the variables an effect may change (the whole state when it cannot say), pickled, not
+    copied: equal bytes are equal values, however deep the lists are nested."""
+    if names is None:
+        return pickle.dumps(v, 5)
+    return pickle.dumps([v[n] for n in names], 5) if names else b""
+
+
 class EffectCounter:
     """A game's other kind of tracer: told after each effect only whether it changed the game, which the
     game finds by comparing just the variables the effect may change (``Effect.changes``) before and after,
@@ -517,18 +525,13 @@ class Game:
     def _fire_counted(self, effects: list[Effect], counter: EffectCounter, seat: int | None,
                       payload: Mapping[str, Any] | None) -> None:
         st = self.st
-        v = st.v
-        dumps = pickle.dumps
         for effect in effects:
-            names = effect.changes
-            # Pickled, not copied: equal bytes are equal values, however deep the lists are nested.
-            before = dumps(v, 5) if names is None else dumps([v[n] for n in names], 5) if names else b""
+            before = _what_it_may_change(st.v, effect.changes)
             try:
                 effect.fn(st, seat, payload)
             except Exception as exc:
                 raise self._runtime(effect.rule_id, exc, effect.clause, seat) from None
-            after = dumps(v, 5) if names is None else dumps([v[n] for n in names], 5) if names else b""
-            counter.effect_ran(effect, before != after)
+            counter.effect_ran(effect, before != _what_it_may_change(st.v, effect.changes))
 
     def _failed_clause(self, fn: Callable[..., Any], exc: Exception, on: str) -> Clause | None:
         """The effect clause that raised ``exc`` in fused code ``fn``: line i + 1 is effect clause i of
