@@ -53,6 +53,7 @@ from ..state import Position
 from .candidates import candidates
 from .decision import Decisions, Judge, Observation, Probe
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
+from .rare import rarer
 
 PLAYERS = ["P1", "P2", "P3", "P4", "P5", "P6"]
 _AFTER_ACTIONS = 10**6  # event clauses sort after every clause run by an action
@@ -60,6 +61,8 @@ EXAMPLES = 200  # the default budget of generated games in a run
 ROUND_EXAMPLES = 100  # generated games in one round (one Hypothesis run) at most
 MAX_DEALS = 4  # deals per generated game, at most
 WARM_DEALS = 3  # deals the oracle may play alone to reach a mid-game starting state
+RARE_EVERY = 4  # one drawn deal in this many is made rarer (see rare.py)
+RARE_RISES = 6  # ... by at most this many rises of its hint
 MAX_DISAGREEMENTS = 20
 _RESULT_ONLY = ("deal", "dealer", "marks")  # sheet columns that are the sheet's own, not results
 _GAME_END = {"over": "game_over", "winner": "winner"}  # results-reply keys -> the state they report
@@ -305,6 +308,12 @@ class Harness:
         self.below = sorted({v for v in self.rs.resolved.values.values()
                              if type(v) is int and v < 0 and top <= -10 * v < 10 * top})
         self.steps = [0, *(w for w in numbers if 10 * w <= 3 * top)]
+        # Of those, the ones a rule sets the total from itself (a reset at exactly 555): met only by a deal's
+        # result of just that much, so the rarest, and drawn as often as all the others.
+        resetting = {e.rule_id for t in self.rs.compiled.triggers.values() for e in t.effects
+                     if e.changes is not None and self.total_var in e.changes}
+        own = {self.rs.resolved.values.get(p) for r in resetting for p in (self.rs.rules[r].get("params") or {})}
+        self.resets = [v for v in self.targets + self.below if v in own]
         self.known: set[str] = set()
         self.counts: Counter[str] = Counter()
         self.compared = 0
@@ -403,6 +412,12 @@ class Harness:
                 decl = game.chance_action()
                 if decl is not None:
                     action = game.sample()
+                    # Now and then a deal made rarer by the rules' measure (three marriages in a hand, which
+                    # a bid above 300 needs, come once in two thousand deals); it shrinks to the deal drawn.
+                    if draw(st.integers(0, RARE_EVERY - 1)) == RARE_EVERY - 1:
+                        rises = draw(st.integers(1, RARE_RISES))
+                        action = rarer(game, action, rises,
+                                        random.Random(seed * 1_000 + len(self.ex.applied)))
                     rec(game, action)
                     fields = {f: encode_value(action.payload[f], t, self.nt) for f, t in decl.fields}
                     self._engine_call(partial(self.engine.deal, fields), rec, decl.rule_id)
@@ -435,7 +450,12 @@ class Harness:
             # as a deal short of it: the rarest situations (the last deal on the barrel, a fall, the fall
             # that resets the score) start on it.
             on_top = draw(st.booleans())
-            target = barrel if on_top else draw(st.sampled_from(self.targets + self.below))
+            if on_top:
+                target = barrel
+            elif len(self.resets) > 0 and draw(st.booleans()):
+                target = draw(st.sampled_from(self.resets))
+            else:
+                target = draw(st.sampled_from(self.targets + self.below))
             step = 0 if on_top and draw(st.booleans()) else draw(st.sampled_from(self.steps))
             total = target + step if target < 0 else target - step
             if total >= barrel and not self.can_sit:
@@ -1245,6 +1265,12 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
                 parent = groups[parent.after]
             root = next((r for r in report.disagreements if r is parent or parent in _family(r)), parent)
             root.consequences.append(d)
+            if d.relation == "same decision" and d.decided_by:
+                # What decides them all is what explains every difference filed together: a parameter
+                # that explains one game but not the other (a cap that any marriage lifts, where the
+                # marriage's worth also shows in the score) is not their cause.
+                for x in (root, parent):
+                    x.decided_by = [p for p in x.decided_by if p in d.decided_by] or x.decided_by
         else:
             report.disagreements.append(d)
         if on_progress is not None:
