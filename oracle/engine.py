@@ -396,6 +396,19 @@ class Game:
                             f"{fname} {self._show(action.payload[fname], dict(decl.fields)[fname])} "
                             "is not among the choices now")
 
+    def refusals(self, action: Action) -> list[str]:
+        """The rules of every guard that forbids ``action`` now, in the order they are asked (the first is
+        the one :meth:`check` names); empty when no guard does (the action may still be refused before the
+        guards: out of turn, in another phase). The payload must be well typed."""
+        ca = self.c.actions.get(action.kind)
+        if ca is None or ca.refusers is None or ca.decl.phase != self.st.v["phase"]:
+            return []
+        try:
+            found = ca.refusers(self.st, action.seat, action.payload)
+        except Exception:
+            return []  # what the guards share raised: check words that error
+        return [ca.guards[i].clause.rule_id for i in found]
+
     def apply(self, action: Action) -> None:
         """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise."""
         rej = self.try_apply(action)

@@ -559,6 +559,11 @@ def test_a_guard_reached_only_by_the_last_candidates_fires_in_the_statistics(see
     report = run_conformance(OracleEngine("mekedron-russian"), ruleset="mekedron-russian", examples=15, seed=seed)
     assert report.disagreements == []
     assert report.checks["bid.max-300"][1] > 0 and report.checks["mekedron.raise-step"][1] > 0, report.format()
+    # The marriage cap forbids bids that mekedron's cap of 120 before the talon refuses first: it never
+    # fires, and the report says behind which rule it stands rather than leaving it bare.
+    assert report.checks["bid.marriage-cap"][1] == 0 and report.masked["bid.marriage-cap"]["mekedron.pre-talon-max"]
+    assert "bid.marriage-cap (it forbade " in report.format() and "mekedron.pre-talon-max" in report.format()
+    assert report.to_json()["masked"] == report.masked
 
 
 def test_start_positions_reach_negative_totals_and_the_counts_a_rule_compares():

@@ -124,3 +124,48 @@ def test_an_actions_outcomes_are_its_check_of_each_payload(which, seed):
 
     play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=3)
     assert -1 in weighed and any(i >= 0 for i in weighed)  # both allowed and forbidden payloads were weighed
+
+
+@settings(max_examples=len(PRESETS) + len(TOGETHER))
+@given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
+def test_every_refusing_guard_is_listed_and_the_first_is_the_one_the_check_names(which, seed):
+    """``refusers`` lists every guard that forbids a payload (the harness tells a rule that only ever forbids
+    behind another from one that never forbids): the first is the check's, and none when the check allows."""
+    name, overlays = which
+    rs = load_ruleset(name, overlays)
+
+    def weigh(game: Game, _action: Action) -> None:
+        for ca in game.c.by_phase.get(game.phase, ()):
+            doms = domains(game, rs, ca.name)
+            if doms is None or ca.refusers is None:
+                continue
+            for p in itertools.product(*[d for _, d in doms]):
+                payload = dict(zip([f for f, _ in doms], p, strict=True))
+                for seat in range(game.v["n_seats"]):
+                    first = ca.check(game.st, seat, payload)
+                    every = ca.refusers(game.st, seat, payload)
+                    assert every == sorted(set(every))
+                    assert (every[:1] == [first]) if first >= 0 else every == [], (ca.name, seat, payload)
+
+    play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=2)
+
+
+def test_a_guard_behind_another_forbids_on_its_own_once_the_first_is_gone():
+    """mekedron's bid of 125 before the talon: its cap of 120 refuses first, the marriage cap forbids it too
+    (no marriage in hand), and with the first clause dropped the marriage cap is the one that refuses."""
+    from oracle.ruleset import compile_resolved, resolve
+
+    def bidding(rs):
+        g = Game(rs, dealer=0, seed=1)
+        while g.phase != "bidding":
+            g.apply(g.sample() if g.chance_action() is not None else g.legal_actions()[0])
+        return g
+
+    g = bidding(load_ruleset("mekedron-russian"))
+    bid = Action("bid", g.v["turn"], {"value": 125})
+    assert g.refusals(bid) == ["mekedron.pre-talon-max", "bid.marriage-cap"]
+    res = resolve("mekedron-russian")
+    res.sequence.drop(res.sequence.find("mekedron.pre-talon-max/over-pre-talon-max", None))
+    g2 = bidding(compile_resolved(res))
+    assert g2.check(bid).rule_id == "bid.marriage-cap" and g2.refusals(bid) == ["bid.marriage-cap"]
+    assert g.refusals(Action("bid", g.v["turn"], {"value": 100})) == []

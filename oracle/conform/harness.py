@@ -138,6 +138,8 @@ class Report:
     cannot_fire: dict[str, str] = field(default_factory=dict)  # rule -> why it cannot fire under this ruleset
     coverage: dict[str, int] = field(default_factory=dict)  # rule -> times its logic fired
     checks: dict[str, tuple[int, int]] = field(default_factory=dict)  # rule -> (checked, fired)
+    # rule -> the rule asked before it -> how many offered actions it forbade that the other refused first
+    masked: dict[str, dict[str, int]] = field(default_factory=dict)
     declared: dict[str, Any] = field(default_factory=dict)  # the engine's not_supported and projection
     # What was compared and what was not, section by section (see Harness.compared_sections).
     compared: dict[str, Any] = field(default_factory=dict)
@@ -198,10 +200,20 @@ class Report:
             never = sorted(r for r, (_, f) in self.checks.items() if not f and r not in self.cannot_fire)
             cannot = sorted(r for r, (_, f) in self.checks.items() if not f and r in self.cannot_fire)
             lines.append(f"rule checks of the run: {fired}/{len(self.checks)} rules fired"
-                         + (f"; never fired: {', '.join(never)}" if never else "")
+                         + (f"; never fired: {', '.join(self._never_text(r) for r in never)}" if never else "")
                          + ("; cannot fire under this ruleset: "
                             + "; ".join(f"{r} ({self.cannot_fire[r]})" for r in cannot) if cannot else ""))
         return "\n".join(lines)
+
+    def _never_text(self, rule: str) -> str:
+        """A rule that never fired, and, when it forbade offered actions that another rule refused first,
+        which: it is never the one to refuse while that one is asked before it."""
+        behind = self.masked.get(rule)
+        if not behind:
+            return rule
+        n = sum(behind.values())
+        return (f"{rule} (it forbade {n} offered action(s), each refused first by "
+                f"{', '.join(sorted(behind))}, asked before it)")
 
     def to_json(self) -> dict[str, Any]:
         return {"engine": self.engine, "ruleset": self.ruleset, "seed": self.seed, "examples": self.examples,
@@ -215,6 +227,7 @@ class Report:
                 "exclude": self.exclude, "excluded": [d.to_json() for d in self.excluded], "resumed": self.resumed,
                 "cannot_fire": self.cannot_fire,
                 "checks": {r: {"checked": c, "fired": f} for r, (c, f) in sorted(self.checks.items())},
+                "masked": self.masked,
                 "coverage": self.coverage}
 
 
@@ -316,6 +329,7 @@ class Harness:
         self.resets = [v for v in self.targets + self.below if v in own]
         self.known: set[str] = set()
         self.counts: Counter[str] = Counter()
+        self.masked: dict[str, Counter[str]] = {}  # see Report.masked
         self.compared = 0
         self.applied = 0
         self.rule_counts = RuleCounts()  # how often each rule's clauses ran and fired (as coverage counts)
@@ -612,6 +626,13 @@ class Harness:
         if self.counting:
             self.rule_counts.check(self.rs.compiled.actions[kind], rejected)
 
+    def _count_masked(self, game: Game, a: Action) -> None:
+        """Of a refused action, the rules whose guards forbid it too, behind the one that refused first."""
+        rules = game.refusals(a)
+        for r in dict.fromkeys(rules[1:]):
+            if r != rules[0]:
+                self.masked.setdefault(r, Counter())[rules[0]] += 1
+
     # ------------------------------------------------------------------ comparisons
     def _legal_mismatch(self, game: Game, rec: Recorder, mine: set[str], theirs: dict[str, Any]) -> None:
         extra = sorted(set(theirs) - mine)
@@ -763,6 +784,8 @@ class Harness:
                     continue
                 rej = game.check(a, typed=True)  # candidates are well typed by construction
                 self._count_checks(a.kind, rej)
+                if rej is not None and self.counting:
+                    self._count_masked(game, a)
                 if rej is not None and f"accepted-illegal:{rej.rule_id}:{a.kind}" in self.known:
                     continue  # the engine is known to accept it: offering it again would only end the game
                 if rej is not None:
@@ -1284,6 +1307,7 @@ def run_conformance(engine: EngineAdapter, ruleset: str = "classic", examples: i
     report.resumed = h.resumed
     report.cannot_fire = h.cannot_fire()
     report.checks = h.stats()
+    report.masked = {r: dict(sorted(by.items())) for r, by in sorted(h.masked.items())}
     report.compared = h.compared_sections()
     report.coverage = {r: f for r, (_, f) in report.checks.items()}
     return report

@@ -215,6 +215,7 @@ class GuardFns:
     deps: list[set[str]]  # per guard, in order
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
     outcomes: Fn  # (st, actor, payloads) -> the set of what check gives for each of them
+    refusers: Fn  # (st, actor, payload) -> every guard that forbids it, in order
 
 
 def _global(b: Builtin) -> str:
@@ -593,7 +594,23 @@ class Compiler:
                     *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in memos], *loop]
         leg_body.append(ast.Return(_name("out")))
         legal = self._emit(["st", "actor"], leg_body, whole, hoisted)
-        return GuardFns(check, legal, guard_deps, dead, outcomes)
+        # Every guard that forbids a payload, not only the first: a guard always behind another that
+        # forbids first can never be the one that refuses, and the harness says so rather than "never
+        # fired". A later guard may rely on an earlier one (it indexes what that one checked), so one that
+        # raises is taken as not forbidding.
+        ref_body: list[ast.stmt] = [*pre, *unpack, ast.Assign(targets=[_name("out", True)],
+                                                                value=ast.List([], ast.Load()))]
+        for i, t in enumerate(tests):
+            if isinstance(t, ast.Constant) and not t.value:
+                continue
+            found_it = ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [_c(i)], []))
+            ref_body.append(ast.Try(body=[ast.If(test=t, body=[found_it], orelse=[])],
+                                    handlers=[ast.ExceptHandler(type=_name("Exception"), name=None,
+                                                                body=[ast.Pass()])],
+                                    orelse=[], finalbody=[]))
+        ref_body.append(ast.Return(_name("out")))
+        refusers = self._emit(["st", "actor", "a"], ref_body, whole, hoisted)
+        return GuardFns(check, legal, guard_deps, dead, outcomes, refusers)
 
     def _outcomes(self, tests: list[ast.expr], outside: list[tuple[ast.expr, int]], names: list[str],
                   pre: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
@@ -1352,7 +1369,8 @@ def run_module(code: CodeType) -> dict[str, Any]:
     namespace: dict[str, Any] = {_global(b): b.impl for b in REGISTRY.values() if b.impl is not None}
     namespace[UNSET_NAME] = _UNSET
     namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
-                                 "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs}
+                                 "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs,
+                                 "Exception": Exception}  # caught in an action's refusers (see guard_fns)
     # The module holds only function definitions built from checked trees.
     exec(code, namespace)
     return namespace

@@ -109,6 +109,8 @@ class CompiledAction:
     # list of candidates per payload field, in the action's order): rule coverage weighs tens of candidates
     # at every decision of a record. It may raise where check would not (see Compiler._outcomes).
     outcomes: Callable[..., set[int]] | None = None
+    # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first).
+    refusers: Callable[..., list[int]] | None = None
 
     @property
     def name(self) -> str:
@@ -214,7 +216,7 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]])
+                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]])
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
@@ -289,12 +291,13 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             gf.check.fn, gf.legal.fn, [(f, h.fn) for f, h in e["domains"]],
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
-            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn)
+            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn,
+            gf.refusers.fn)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
             "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
-            "outcomes": gf.outcomes.name,
+            "outcomes": gf.outcomes.name, "refusers": gf.refusers.name,
             "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
