@@ -53,11 +53,7 @@ def test_a_rarer_deal_is_a_legal_deal_of_the_same_cards_whose_hint_rose(name, se
 
 def test_the_drawn_deal_is_left_as_it_is_when_the_swaps_would_make_an_illegal_deal():
     """With the cut played (left-leads), a deal must be the pack as cut: swapped cards are not."""
-    rs = load_ruleset("left-leads")
-    g = Game(rs, dealer=0, seed=3)
-    while (decl := g.chance_action()) is None or decl.name != "deal":
-        g.apply(g.sample() if decl is not None else g.legal_actions()[0])
-    a = g.sample()
+    g, a = _first_deal("left-leads", 3)
     assert rarer(g, a, 6, random.Random(0)) is a
 
 

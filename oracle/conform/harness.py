@@ -470,8 +470,9 @@ class Harness:
                 target = draw(st.sampled_from(self.resets))
             else:
                 target = draw(st.sampled_from(self.targets + self.below))
-            step = 0 if on_top and draw(st.booleans()) else draw(st.sampled_from(self.steps))
-            total = target + step if target < 0 else target - step
+            def short_of(step: int) -> int:  # a deal's result away from the target: below it, or above one below 0
+                return target + step if target < 0 else target - step
+            total = short_of(0 if on_top and draw(st.booleans()) else draw(st.sampled_from(self.steps)))
             if total >= barrel and not self.can_sit:
                 # The engine cannot be told the flags a player there has: a deal short of it instead.
                 total = barrel - draw(st.sampled_from([w for w in self.steps if w]))
@@ -483,8 +484,7 @@ class Harness:
                 # (never on it: a reset there is a position the rules do not reach).
                 for other in range(n):
                     if other != seat and draw(st.booleans()):
-                        step = draw(st.sampled_from([w for w in self.steps if w]))
-                        values[other] = target + step if target < 0 else target - step
+                        values[other] = short_of(draw(st.sampled_from([w for w in self.steps if w])))
             state[self.total_var] = values
             if total >= barrel:
                 # On the barrel: the per-player flags the rules keep there, all of them (the rules raise them
