@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import NOTATION_PARAMS
-from .conform.candidates import candidates, domains
+from .conform.candidates import candidates, domains, fixed_domains
 from .engine import Action, Game, Rejection
 from .lang import types as T
 from .lang.program import CompiledAction
@@ -139,25 +139,56 @@ def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...],
 
 
 @dataclass(frozen=True, eq=False)
-class _Weighing:
-    """What weighing one action's candidates needs beside the game, made once per action: whether its
-    candidates depend on the legal actions (a number's legal values and near misses), and the outcome
-    each result of its compiled check stands for."""
+class _Weigher:
+    """What weighing one action's candidates needs beside the game, made once per action of a ruleset:
+    whether its candidates depend on the legal actions (a number's legal values and near misses), else
+    the candidates themselves (the same at every decision), and the outcome each result of its compiled
+    check stands for."""
 
+    ca: CompiledAction
     by_legal: bool
-    allowed: Outcome
-    forbidden: tuple[Outcome, ...]  # guard i forbade it
-    outside: Outcome  # a choice outside the action's choices
+    fixed: Payloads  # the candidates, when no field is a number; empty otherwise
+    outcome_of: dict[int, Outcome]  # -1: allowed; i: guard i forbade it; -2 - j: field j outside its choices
+    actor_var: str | None  # the engine variable naming the one seat that may act; None: any seat may
+    # No 'when' and well-typed candidates: a seat the action is open to goes straight to the compiled outcomes.
+    direct: bool
 
-    def outcome(self, i: int) -> Outcome:
-        return self.allowed if i == -1 else self.forbidden[i] if i >= 0 else self.outside
+
+def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weigher]]:
+    """Every action's weigher by phase (chance actions have no candidates) and by name."""
+    by_phase: dict[str, list[_Weigher]] = {}
+    by_name: dict[str, _Weigher] = {}
+    for name, ca in rs.compiled.actions.items():
+        decl = ca.decl
+        by_legal = any(T.base(t) == "int" for _, t in decl.fields)
+        doms = None if by_legal else fixed_domains(rs, name, rs.players)
+        fixed: Payloads = (([], True, ()) if doms is None else
+                           _payloads(ca, tuple((f, tuple(d)) for f, d in doms), rs.players))
+        outside = (ca, decl.rule_id, "not-available")
+        outcome_of: dict[int, Outcome] = {-1: (ca, None, None), **{-2 - j: outside for j in range(len(decl.fields))}}
+        outcome_of.update({i: (ca, g.clause.rule_id, g.clause.reason or "forbidden") for i, g in enumerate(ca.guards)})
+        w = _Weigher(ca, by_legal, fixed, outcome_of, {"turn": "turn", "dealer": "dealer"}.get(decl.actor),
+                     ca.when is None and fixed[1])
+        by_name[name] = w
+        if not is_chance(decl):
+            by_phase.setdefault(decl.phase, []).append(w)
+    return by_phase, by_name
 
 
-@functools.lru_cache(maxsize=1024)
-def _weighing(ca: CompiledAction) -> _Weighing:
-    return _Weighing(any(T.base(t) == "int" for _, t in ca.decl.fields), (ca, None, None),
-                     tuple((ca, g.clause.rule_id, g.clause.reason or "forbidden") for g in ca.guards),
-                     (ca, ca.decl.rule_id, "not-available"))
+def _taken(game: Game, action: Action, w: _Weigher | None) -> Outcome:
+    """The outcome of the action a record took: straight from its compiled check when nothing before the
+    guards refuses it (its phase, the seat to act, no 'when'), else as ``Game.check`` words it."""
+    v = game.st.v
+    seat = action.seat
+    if (w is not None and w.ca.when is None and w.ca.decl.phase == v["phase"] and not v["game_over"]
+            and (seat == v[w.actor_var] if w.actor_var is not None else 0 <= seat < v["n_seats"])):
+        try:
+            return w.outcome_of[w.ca.check(game.st, seat, action.payload)]
+        except Exception:
+            pass  # the check words the rule's runtime error
+    rej = game.check(action, typed=True)
+    return (game.rs.compiled.actions[action.kind], None, None) if rej is None else (
+        game.rs.compiled.actions[action.kind], rej.rule_id, rej.reason)
 
 
 def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
@@ -165,77 +196,72 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
     and the rule and reason that refused it, or None for a legal one), without wording a rejection for
     each of the tens of candidates at every action of a record.
 
-    The same candidates are weighed. The first of each seat's goes through ``Game.check``; when that
-    refuses the seat before reading the payload, the seat's other payloads are refused the same way, and
-    otherwise they go straight to the action's compiled guards (what ``Game.check`` asks last). The action
-    taken is among them when it is a candidate: its own check gives the outcome already counted for it.
-    An action's legal payloads are listed only where a number's candidates are made from them."""
-    compiled = game.rs.compiled.actions
-    rej = game.check(action, typed=True)
-    taken = compiled[action.kind]
-    out: set[Outcome] = {(taken, None, None) if rej is None else (taken, rej.rule_id, rej.reason)}
-    if game.over:
-        return out
+    The same candidates are weighed. For an action with a 'when', or a candidate its type refuses, the
+    first of each seat's goes through ``Game.check``; when that refuses the seat before reading the payload,
+    the seat's other payloads are refused the same way. Otherwise they go straight to the action's compiled
+    ``outcomes`` (what ``Game.check`` asks last), all in one call. The action taken is among them when it
+    is a candidate: its own check gives the outcome already counted for it. An action's legal payloads are
+    listed only where a number's candidates are made from them."""
+    by_phase, by_name = game.rs.derived(_weighers)
+    out: set[Outcome] = {_taken(game, action, by_name.get(action.kind))}
     st = game.st
-    n_seats = game.v["n_seats"]
-    for ca in game.c.by_phase.get(game.phase, ()):
-        decl = ca.decl
-        if is_chance(decl):
-            continue
-        weighing = _weighing(ca)
-        if weighing.by_legal:
-            doms = domains(game, game.rs, decl.name)
+    v = st.v
+    if v["game_over"]:
+        return out
+    n_seats = v["n_seats"]
+    for w in by_phase.get(v["phase"], ()):
+        ca = w.ca
+        if w.by_legal:
+            doms = domains(game, game.rs, ca.decl.name)
             if doms is None:
                 continue
             payloads, typed, values = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
+            direct = typed and ca.when is None
         else:
-            payloads, typed, values = _fixed_payloads(game, ca, n_seats)
+            payloads, typed, values = w.fixed
+            direct = w.direct
         if not payloads:
             continue
-        check, outcomes = ca.check, ca.outcomes
-        for seat in sorted(set(game.actors(decl))):
+        if w.actor_var is not None:
+            seat = v[w.actor_var]
+            seats: Any = () if seat is None else (seat,)
+        else:
+            seats = sorted(set(v["seats"]))
+        outcome_of = w.outcome_of
+        for seat in seats:
             rest = payloads
-            if ca.when is not None or not typed:
+            if not direct:
                 # A seat the action is not open to now is refused before its payload is read; the action's
                 # seats are those that may act, so nothing else refuses a seat before its payload.
-                first = game.check(Action(decl.name, seat, payloads[0]), typed=typed)
+                first = game.check(Action(ca.decl.name, seat, payloads[0]), typed=typed)
                 out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
                 if first is not None and first.reason in _BEFORE_PAYLOAD:
                     continue  # every other payload of this seat is refused the same way
                 rest = payloads[1:]
-            if not typed:
-                for p in rest:
-                    r = game.check(Action(decl.name, seat, p))
-                    out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
-                continue
-            try:
-                # Every payload at once (the first again, if it was asked already: the same outcome).
-                found = outcomes(st, seat, values) if outcomes is not None else {check(st, seat, p) for p in rest}
-            except Exception:
-                # Outcomes may raise where the check does not (an any() over a list is not cut short).
-                try:
-                    found = {check(st, seat, p) for p in rest}
-                except Exception:
+                if not typed:
                     for p in rest:
-                        game.check(Action(decl.name, seat, p))  # raises the rule's runtime error
-                    raise
-            out.update(map(weighing.outcome, found))
+                        r = game.check(Action(ca.decl.name, seat, p))
+                        out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
+                    continue
+            out.update(map(outcome_of.__getitem__, _found(game, ca, seat, values, rest)))
     return out
 
 
-_FIXED: dict[tuple[CompiledAction, int], Payloads] = {}
-
-
-def _fixed_payloads(game: Game, ca: CompiledAction, n_seats: int) -> Payloads:
-    """The candidates of an action with no number among its fields: every card, both flags, every seat,
-    the same at every decision of a game of so many seats."""
-    key = (ca, n_seats)
-    hit = _FIXED.get(key)
-    if hit is None:
-        doms = domains(game, game.rs, ca.decl.name)
-        hit = _FIXED[key] = ([], True, ()) if doms is None else _payloads(ca, tuple((f, tuple(d)) for f, d in doms),
-                                                                       n_seats)
-    return hit
+def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[tuple[Any, ...], ...],
+           payloads: list[dict[str, Any]]) -> set[int]:
+    """What the compiled check gives for each payload (the first, again, if it was asked already: the same
+    outcome), all at once through the action's ``outcomes``."""
+    st = game.st
+    try:
+        return ca.outcomes(st, seat, values) if ca.outcomes is not None else {ca.check(st, seat, p) for p in payloads}
+    except Exception:
+        # Outcomes may raise where the check does not (an any() over a list is not cut short).
+        try:
+            return {ca.check(st, seat, p) for p in payloads}
+        except Exception:
+            for p in payloads:
+                game.check(Action(ca.decl.name, seat, p))  # raises the rule's runtime error
+            raise
 
 
 def counted_replay(rec: RecordFile, counts: RuleCounts, ruleset: str | None,

@@ -19,7 +19,7 @@ from typing import Any
 from .cards import notation
 from .errors import OracleError, RuleRuntimeError
 from .lang import types as T
-from .lang.program import GUARD_LINE, ActionDecl, Clause, CompiledAction, Effect, Guard, payload_checker
+from .lang.program import GUARD_LINE, ActionDecl, Clause, CompiledAction, Effect, Guard, Trigger, payload_checker
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
 from .state import Position, State
@@ -130,6 +130,12 @@ class EffectCounter:
 
     def effect_ran(self, effect: Effect, changed: bool) -> None:
         raise NotImplementedError
+
+    def tally(self, trigger: Trigger) -> list[int] | None:
+        """Where a run of ``trigger`` counts, instead of an :meth:`effect_ran` call per effect: a list of a
+        count per effect and one more, to which the trigger's compiled counting code adds one for each effect
+        that changed the game and one for the run (``Trigger.counted``). None: tell me effect by effect."""
+        return None
 
 
 class PositionError(OracleError):
@@ -438,8 +444,13 @@ class Game:
         st = self.st
         v = st.v
         quick = self._quick.get(kind)
-        if (quick is None or self.tracer is not None or quick.phase != v["phase"] or v["game_over"]
-                or seat != v[quick.actor_var]):
+        tracer = self.tracer
+        tally = None
+        if (quick is not None and tracer is not None and quick.counted_step is not None
+                and quick.trigger is not None and isinstance(tracer, EffectCounter)):
+            tally = tracer.tally(quick.trigger)  # a counter that tallies takes the counted step
+        if (quick is None or (tracer is not None and tally is None) or quick.phase != v["phase"]
+                or v["game_over"] or seat != v[quick.actor_var]):
             if action is None:
                 action = Action(kind, seat, payload)
             rej = self.check(action, True)
@@ -447,9 +458,10 @@ class Game:
                 self._run(action)
             return rej
         before = quick.phase
-        step = quick.step
+        counted = quick.counted_step if tally is not None else None
+        step = quick.step if counted is None else counted
         try:
-            i = step(st, seat, payload)
+            i = step(st, seat, payload) if counted is None else counted(st, seat, payload, tally)
         except Exception as exc:
             raise self._step_failed(step, exc, kind, quick.decl.rule_id, seat) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
@@ -519,7 +531,15 @@ class Game:
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
         if isinstance(tracer, EffectCounter):
-            self._fire_counted(effects, tracer, seat, payload)
+            tally = tracer.tally(trigger)
+            if tally is None:
+                self._fire_counted(effects, tracer, seat, payload)
+                return
+            try:
+                trigger.counted(st, seat, payload, tally)
+            except Exception as exc:
+                clause = self._failed_clause(trigger.counted, exc, on)
+                raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
         before: bytes | None = NO_STATE if tracer is self._blind else None
         for effect in effects:
@@ -642,13 +662,16 @@ class _QuickStep:
     step: Callable[..., int]
     phase: str
     actor_var: str
+    counted_step: Callable[..., int] | None  # the step with its effects counted, and the trigger they count in
+    trigger: Trigger | None
 
 
 def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
     """The actions :meth:`Game.try_apply` can take in one call of their step: those with no 'when', acted
     by the seat on turn or by the dealer."""
     actor_vars = {"turn": "turn", "dealer": "dealer"}
-    return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor])
+    return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor], ca.counted_step,
+                             rs.compiled.triggers.get(name))
             for name, ca in rs.compiled.actions.items()
             if ca.when is None and ca.step is not None and ca.decl.actor in actor_vars}
 

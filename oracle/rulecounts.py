@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from .engine import EffectCounter, Rejection
-from .lang.program import CompiledAction, Effect, Guard
+from .lang.program import CompiledAction, Effect, Guard, Trigger
 
 # The refusal made after every guard allowed the action: a choice outside the action's domain.
 OUTSIDE_DOMAIN = "not-available"
@@ -35,6 +35,8 @@ class RuleCounts(EffectCounter):
         self._ran: Counter[str] = Counter()
         self._fired: Counter[str] = Counter()
         self._effects: Counter[tuple[Effect, bool]] = Counter()  # (effect, whether it changed the game) -> times
+        # trigger -> how often each of its effects changed the game, then how often it ran (Trigger.counted)
+        self._tallies: dict[Trigger, list[int]] = {}
         self._sets: Counter[tuple[frozenset[str], frozenset[str]]] = Counter()  # (rules ran, rules fired) -> times
         # The distinct outcomes of one decision -> the rules that decision ran and fired.
         self._decisions: dict[frozenset[Outcome], tuple[frozenset[str], frozenset[str]]] = {}
@@ -62,6 +64,14 @@ class RuleCounts(EffectCounter):
                 if changed:
                     fired[r] += n
         self._effects.clear()
+        for trigger, tally in self._tallies.items():
+            runs = tally[-1]
+            for effect, n in zip(trigger.effects, tally, strict=False):
+                for r in self._credit(effect, effect.rule_id, effect.deps):
+                    ran[r] += runs
+                    if n:
+                        fired[r] += n
+        self._tallies.clear()
         for (these_ran, these_fired), n in self._sets.items():
             for r in these_ran:
                 ran[r] += n
@@ -78,6 +88,13 @@ class RuleCounts(EffectCounter):
     def effect_ran(self, effect: Effect, changed: bool) -> None:
         """The interpreter's counter (``Game(tracer=...)``): one effect ran, and changed the game or not."""
         self._effects[effect, changed] += 1
+
+    def tally(self, trigger: Trigger) -> list[int]:
+        """The counter's side of ``Trigger.counted``: the trigger's effects' counts and its runs."""
+        tally = self._tallies.get(trigger)
+        if tally is None:
+            tally = self._tallies[trigger] = [0] * (len(trigger.effects) + 1)
+        return tally
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""

@@ -24,6 +24,7 @@ from oracle.engine import Action, EffectCounter
 from oracle.lang.compiler import Compiler, Env, Scope, VarDecl
 from oracle.lang.program import Effect
 from oracle.lang.stdlib import DeckShape
+from oracle.rulecounts import RuleCounts
 from oracle.ruleset import load_library
 
 PRESETS = sorted(load_library().presets)
@@ -77,6 +78,46 @@ def test_a_counted_game_sees_each_effect_change_the_game_as_a_whole_state_compar
         play_random(Game(rs, seed=seed, tracer=tracer), random.Random(seed), hinted=True, max_deals=8)
     assert [bool(c) for _, c in whole.seen] == counted.changed
     assert any(counted.changed) and not all(counted.changed)
+
+
+class _EffectByEffect(RuleCounts):
+    """Rule counts told effect by effect (each effect run on its own, its variables pickled before and after),
+    not through the compiled counting code: the way the test above checks against the whole state."""
+
+    def tally(self, trigger):
+        return None
+
+
+@settings(max_examples=len(PRESETS) + len(TOGETHER))
+@given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
+def test_the_compiled_counting_of_effects_counts_what_counting_effect_by_effect_does(which, seed):
+    """Coverage counts effects through each trigger's and each action's compiled counting code (the variables
+    an effect may change kept by their type, inline): per rule, the same runs and the same changes as one
+    effect at a time compared by pickling, in the same games."""
+    name, overlays = which
+    rs = load_ruleset(name, overlays)
+    compiled, by_effect = RuleCounts(), _EffectByEffect()
+    for counts in (compiled, by_effect):
+        play_random(Game(rs, seed=seed, tracer=counts), random.Random(seed), hinted=seed % 2 == 0, max_deals=4)
+    assert compiled.ran == by_effect.ran and compiled.fired == by_effect.fired
+    assert sum(compiled.fired.values()) > 0 and compiled.fired != compiled.ran  # some changed, some did not
+
+
+def test_an_action_counted_in_its_step_counts_its_effects_and_its_run_once():
+    """The counted step runs an action's check and its effects in one call; an action its guards refuse
+    runs no effect and is not counted as a run."""
+    rs = load_ruleset("classic")
+    counts = RuleCounts()
+    game = Game(rs, seed=3, tracer=counts)
+    while game.phase != "bidding":
+        game.apply(game.sample() if game.chance_action() is not None else game.legal_actions()[0])
+    trigger = rs.compiled.triggers["bid"]
+    seat = game.v["turn"]
+    assert game.try_apply_typed("bid", seat, {"value": 3}) is not None  # below the opening: refused
+    assert counts.tally(trigger)[-1] == 0
+    assert game.try_apply_typed("bid", seat, {"value": 105}) is None
+    tally = counts.tally(trigger)
+    assert tally[-1] == 1 and tally[0] == 1  # ran once; its first effect (the bid itself) changed the game
 
 
 def _effect(text: str) -> set[str] | None:

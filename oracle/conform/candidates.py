@@ -6,6 +6,7 @@ and for numbers the legal values with near misses around them (one off, a step o
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,17 +15,29 @@ from ..lang import types as T
 from ..ruleset import Ruleset
 
 
-def _int_candidates(legal_values: list[int]) -> list[int]:
+@functools.lru_cache(maxsize=4096)
+def _int_candidates(legal_values: tuple[int, ...]) -> tuple[int, ...]:
+    """The legal values' near misses (the same few lists of legal values come back at most decisions)."""
     out: set[int] = {0, 1}
-    for x in legal_values or [0]:
+    for x in legal_values or (0,):
         for d in (-10, -5, -1, 1, 2, 5, 10, 200):
             out.add(x + d)
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 def domains(game: Game, rs: Ruleset, kind: str) -> list[tuple[str, list[Any]]] | None:
     """Each field of ``kind`` with the values tried for it now; None for an action with a field of a type
     that has no candidates. A number's are made from its legal values, asked only when there is one."""
+    return _domains(rs, kind, game.v["n_seats"], game)
+
+
+def fixed_domains(rs: Ruleset, kind: str, n_seats: int) -> list[tuple[str, list[Any]]] | None:
+    """:func:`domains` of an action with no number among its fields, whose values tried are the same at every
+    point of a game of ``n_seats``; None for one with a number (or a field with no candidates)."""
+    return _domains(rs, kind, n_seats, None)
+
+
+def _domains(rs: Ruleset, kind: str, n_seats: int, game: Game | None) -> list[tuple[str, list[Any]]] | None:
     decl = rs.actions[kind]
     legal: list[dict[str, Any]] | None = None
     out: list[tuple[str, list[Any]]] = []
@@ -35,11 +48,11 @@ def domains(game: Game, rs: Ruleset, kind: str) -> list[tuple[str, list[Any]]] |
         elif b == "bool":
             dom = [False, True]
         elif b == "seat":
-            dom = list(range(game.v["n_seats"]))
-        elif b == "int":
+            dom = list(range(n_seats))
+        elif b == "int" and game is not None:
             if legal is None:
                 legal = game.legal_payloads(kind)
-            dom = _int_candidates(sorted({p[f] for p in legal}))
+            dom = list(_int_candidates(tuple(sorted({p[f] for p in legal}))))
         else:
             return None
         out.append((f, dom))

@@ -43,7 +43,7 @@ from hypothesis.errors import HypothesisException
 from ..cards import notation
 from ..engine import Action, EffectCounter, Game, IllegalAction, Rejection, play_random
 from ..lang import types as T
-from ..lang.program import Effect
+from ..lang.program import Effect, Trigger
 from ..places import seat as seat_words
 from ..records import Recorder, dumps, encode_action, encode_value, is_chance
 from ..records.blame import Force, Write, trace
@@ -286,10 +286,19 @@ class _WhileCounting(EffectCounter):
 
     def __init__(self, harness: Harness) -> None:
         self.harness = harness
+        self._scratch: dict[Trigger, list[int]] = {}  # what the counting code writes while nothing counts
 
     def effect_ran(self, effect: Effect, changed: bool) -> None:
         if self.harness.counting:
             self.harness.rule_counts.effect_ran(effect, changed)
+
+    def tally(self, trigger: Trigger) -> list[int]:
+        if self.harness.counting:
+            return self.harness.rule_counts.tally(trigger)
+        scratch = self._scratch.get(trigger)
+        if scratch is None:
+            scratch = self._scratch[trigger] = [0] * (len(trigger.effects) + 1)
+        return scratch
 
 
 class Harness:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
+import pickle
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -248,6 +249,19 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
 # i of a fused trigger is on line i + 1 (an action has far fewer effects than this).
 GUARD_LINE = 100_000
 
+KEPT_NAME = "_kept"  # the generated module's name for a value kept pickled (see Compiler._kept)
+_KEPT = KEPT_NAME
+
+
+def _call(fn: str, args: list[ast.expr]) -> ast.expr:
+    return ast.Call(func=_name(fn), args=args, keywords=[])
+
+
+def _pickled(value: Any) -> bytes:
+    """A value as bytes that compare equal exactly when the values do, however deep its lists."""
+    return pickle.dumps(value, 5)
+
+
 _RANGE = _global(REGISTRY["range"])  # the library's range, which the generated code calls by this name
 UNSET_NAME = "_unset"  # the generated module's marker of a memo not worked out yet
 _UNSET = object()
@@ -313,6 +327,15 @@ def _costly(node: ast.expr) -> bool:
 
 def _reads(node: ast.expr, names: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _within(test: ast.expr, fields: set[str]) -> tuple[str, ast.expr] | None:
+    """``p_f not in E`` with ``E`` reading no payload field: (``p_f``, ``E``); else None."""
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotIn)
+            and isinstance(test.left, ast.Name) and test.left.id in fields
+            and not _reads(test.comparators[0], fields)):
+        return test.left.id, test.comparators[0]
+    return None
 
 
 def _outside_tests(test: ast.expr) -> list[ast.expr]:
@@ -622,22 +645,54 @@ class Compiler:
         check is one expression per payload, the guards' conditions as they are, in a set comprehension.
         Its conditions are the check's own, but ``any``/``all`` over a list are not cut short: a condition
         that raises on an item the check would not reach raises here, and the caller asks the check."""
-        memo = _Memo(self.counter, {f"p_{f}" for f in names})
+        fields = {f"p_{f}" for f in names}
+        memo = _Memo(self.counter, fields)
+        live = [i for i, t in enumerate(tests) if not (isinstance(t, ast.Constant) and not t.value)]
+        within = _within(tests[live[0]], fields) if live and names else None
         chain: ast.expr = _c(-1)
         for test, code in reversed(outside):
             chain = ast.IfExp(test=test, body=_c(code), orelse=chain)
-        for i in reversed(range(len(tests))):
-            t = tests[i]
-            if isinstance(t, ast.Constant) and not t.value:
-                continue
-            visited = memo.visit(t) if names else t
+        for i in reversed(live):
+            if within is not None and i == live[0]:
+                continue  # asked of the candidates at once, below
+            visited = memo.visit(tests[i]) if names else tests[i]
             assert isinstance(visited, ast.expr)  # an expression's rebuilt copy, or itself
             chain = ast.IfExp(test=visited, body=_c(i), orelse=chain)
+        iters: list[ast.expr] = [_sub(_name("values"), _c(k)) for k in range(len(names))]
+        narrowing: list[ast.stmt] = []
+        if within is not None:
+            # The first guard refuses a field's value outside a list that no payload changes ('card not in
+            # hand[actor]'): its list is worked out once, the candidates outside it give that guard's
+            # refusal all at once, and only those inside it go through the rest of the guards.
+            field, allowed = within
+            k = names.index(field[2:])
+            held, inside, item = (f"n_{w}_{next(self.counter)}" for w in ("held", "inside", "x"))
+            narrowing = [ast.Assign(targets=[_name(held, True)], value=allowed),
+                         ast.Assign(targets=[_name(inside, True)], value=ast.ListComp(elt=_name(item), generators=[
+                             ast.comprehension(target=_name(item, True), iter=iters[k], ifs=[ast.Compare(
+                                 left=_name(item), ops=[ast.In()], comparators=[_name(held)])], is_async=0)]))]
+            iters[k] = _name(inside)
         result: ast.expr = ast.Set(elts=[chain]) if not names else ast.SetComp(elt=chain, generators=[
-            ast.comprehension(target=_name(f"p_{f}", True), iter=_sub(_name("values"), _c(k)), ifs=[], is_async=0)
+            ast.comprehension(target=_name(f"p_{f}", True), iter=iters[k], ifs=[], is_async=0)
             for k, f in enumerate(names)])
         body: list[ast.stmt] = [*pre, *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME))
-                                        for m in memo.names], ast.Return(result)]
+                                        for m in memo.names], *narrowing]
+        if within is None:
+            body.append(ast.Return(result))
+        else:
+            found = f"n_found_{next(self.counter)}"
+            k = names.index(within[0][2:])
+            # Some candidate is outside the list (fewer inside than tried), and every other field has one.
+            some_outside: list[ast.expr] = [ast.Compare(left=ast.Call(_name("len"), [iters[k]], []), ops=[ast.Lt()],
+                                                        comparators=[ast.Call(_name("len"), [_sub(_name("values"),
+                                                                                                  _c(k))], [])])]
+            some_outside += [_sub(_name("values"), _c(j)) for j in range(len(names)) if j != k]
+            body += [ast.Assign(targets=[_name(found, True)], value=result),
+                     ast.If(test=ast.BoolOp(op=ast.And(), values=some_outside) if len(some_outside) > 1
+                            else some_outside[0],
+                            body=[ast.Expr(ast.Call(ast.Attribute(_name(found), "add", ast.Load()), [_c(live[0])],
+                                                    []))], orelse=[]),
+                     ast.Return(_name(found))]
         return self._emit(["st", "actor", "values"], body, whole, hoisted)
 
     def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
@@ -677,14 +732,71 @@ class Compiler:
         return self._joined(self._function(args, body + (self._read_once(plain, {}) if often else plain)), parts,
                             plain)
 
-    def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int) -> Fn:
+    def counted(self, parts: list[Fn], args: list[str], unpack: list[str]) -> Fn:
+        """:meth:`fuse` for rule coverage: the same clauses in one function that also takes a tally
+        (``C``, a list of a count per clause and one more) and adds one to clause i's count when it changed
+        the game, and one to the last count each time it runs.
+
+        What clause i may change (``Fn.changes``) is kept before it and compared after it, each variable
+        the cheapest way its type allows (:meth:`_kept`): no call, no copy of the whole state, for each
+        clause. A clause that can change nothing is not compared. The clauses keep their line numbers."""
+        ran = ast.AugAssign(target=_sub(_name("C"), _c(len(parts)), True), op=ast.Add(), value=_c(1))
+        _set_line([ran], 1)
+        body: list[ast.stmt] = [ran]  # the trigger's runs, after its clauses' counts
+        for i, part in enumerate(parts):
+            stmts = self._emitted[part].tree.body[1 + len(unpack):]
+            _set_line(stmts, i + 1)  # as in fuse, whose nodes these are too
+            kept = self._kept(part.changes)
+            if kept is None:
+                body.extend(stmts or [ast.Pass()])
+                continue
+            before = _name(f"k_{i}", True)
+            counted = ast.If(test=ast.Compare(left=_name(before.id), ops=[ast.NotEq()], comparators=[kept]),
+                             body=[ast.AugAssign(target=_sub(_name("C"), _c(i), True), op=ast.Add(), value=_c(1))],
+                             orelse=[])
+            around = [ast.Assign(targets=[before], value=copy.deepcopy(kept)), *stmts, counted]
+            _set_line(around, i + 1, only_missing=True)
+            body.extend(around)
+        head = [_load_state(), *_unpacked(unpack)]
+        return self._joined(self._function([*args, "C"], head + self._read_once(body, {})), parts, body)
+
+    def _kept(self, changes: set[str] | None) -> ast.expr | None:
+        """An expression of the variables in ``changes`` whose value stays as it is while the game goes on:
+        equal before and after a clause means the clause changed none of them. None when nothing can change."""
+        if changes is not None and not changes:
+            return None
+        if changes is None:
+            return _call(_KEPT, [_name("V")])
+        items = [self._kept_var(n) for n in sorted(changes)]
+        return items[0] if len(items) == 1 else ast.Tuple(elts=items, ctx=ast.Load())
+
+    def _kept_var(self, name: str) -> ast.expr:
+        """A number, a card or a seat as it is (nothing changes one in place); a list of them as a tuple, one
+        level deeper as tuples of tuples; anything else (maps, values that may be none) pickled."""
+        value = _sub(_name("V"), _c(name))
+        t = self.env.var_type(name)
+        depth = 0
+        while T.is_list(t) and not T.nullable(t) and T.base(t) != "any":
+            t, depth = T.elem(t), depth + 1
+        if T.nullable(t) and depth == 0 and T.base(t) in T.SCALARS and T.base(t) not in ("any", "record"):
+            return value  # a number or none, say: as immutable as a number
+        if T.nullable(t) or T.base(t) not in T.SCALARS or T.base(t) in ("any", "record") or depth > 2:
+            return _call(_KEPT, [value])
+        if depth == 0:
+            return value
+        if depth == 1:
+            return _call("tuple", [value])
+        return _call("tuple", [_call("map", [_name("tuple"), value])])
+
+    def step(self, check: Fn, run: Fn | None, n_unpacked: int, n_effects: int, tally: bool = False) -> Fn:
         """One function that checks an action and, when no guard forbids it, runs its effects: the
         check's statements, then the fused effects' (``run``, from :meth:`fuse`), then ``return -1``.
 
         A refusal returns before any effect ran, so the state is as it was. The effects keep their
         line numbers (1 for the first effect clause...); the check's statements are put after the last
         of them, so an error is charged to an effect's rule or, past them, to the action's. The
-        effects read the variables the check already holds in locals from those locals.
+        effects read the variables the check already holds in locals from those locals. With ``tally``,
+        ``run`` is the effects' :meth:`counted` function and the step takes its tally too.
         """
         # Shared nodes again: the check's lines mean nothing in the check itself (its errors are the
         # action's), and the fused effects' nodes already carry their clause's line.
@@ -694,9 +806,9 @@ class Compiler:
         running = []
         if run is not None:
             plain = self._emitted[run].plain
-            assert plain is not None, "step runs effects fused by fuse()"
+            assert plain is not None, "step runs effects fused by fuse() or counted()"
             running = self._read_once(plain, emitted.hoisted)
-        fn = self._function(["st", "actor", "a"], [*checking, *running, ast.Return(_c(-1))])
+        fn = self._function(["st", "actor", "a", *(["C"] if tally else [])], [*checking, *running, ast.Return(_c(-1))])
         return self._joined(fn, [check] + ([run] if run is not None else []))
 
     def _read_once(self, stmts: list[ast.stmt], bound: dict[str, str]) -> list[ast.stmt]:
@@ -1368,8 +1480,10 @@ def run_module(code: CodeType) -> dict[str, Any]:
     """The functions of a compiled rule module (built by :meth:`Compiler.build`), by their generated names."""
     namespace: dict[str, Any] = {_global(b): b.impl for b in REGISTRY.values() if b.impl is not None}
     namespace[UNSET_NAME] = _UNSET
+    namespace[KEPT_NAME] = _pickled
     namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
                                  "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs,
+                                 "tuple": tuple, "map": map,  # a clause's variables kept (Compiler._kept)
                                  "Exception": Exception}  # caught in an action's refusers (see guard_fns)
     # The module holds only function definitions built from checked trees.
     exec(code, namespace)

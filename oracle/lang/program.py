@@ -111,6 +111,9 @@ class CompiledAction:
     outcomes: Callable[..., set[int]] | None = None
     # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first).
     refusers: Callable[..., list[int]] | None = None
+    # (st, actor, payload, tally) -> as step, with its effects counted into the tally of its trigger
+    # (Trigger.counted): rule coverage's fast path. None when the action has no effects.
+    counted_step: Callable[..., int] | None = None
 
     @property
     def name(self) -> str:
@@ -137,6 +140,9 @@ class Trigger:
     on: str
     effects: list[Effect]
     run: Callable[..., None]  # every effect in one call (the untraced fast path); line i+1 is effect i
+    # (st, actor, payload, tally) -> as run, adding one to tally[i] when effect i changed the game: rule
+    # coverage's path (see Compiler.counted); line i + 1 is effect i here too
+    counted: Callable[..., None]
 
 
 @dataclass(eq=False)
@@ -216,7 +222,8 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]])
+                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]],
+                ns[m["counted_step"]] if m["counted_step"] is not None else None)
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
@@ -225,7 +232,7 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
             effects = [Effect(c, ns[e["fn"]], set(e["deps"]), set(e["writes"]),
                               None if e["changes"] is None else tuple(e["changes"]))
                        for c, e in zip(dos, m["effects"], strict=True)]
-            triggers[on] = Trigger(on, effects, ns[m["run"]])
+            triggers[on] = Trigger(on, effects, ns[m["run"]], ns[m["counted"]])
         if set(meta["actions"]) != set(p.actions):
             return None
         return CompiledProgram(actions, triggers, by_phase)
@@ -263,7 +270,7 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             entry["sample"] = comp.block_fn(a.sample, a.rule_id, _actor_scope(), ["st", "actor"],
                                             allow_return=True, allow_random=True)
         staged[aname] = entry
-    effect_fns: dict[str, tuple[list[tuple[Clause, Fn]], Fn]] = {}
+    effect_fns: dict[str, tuple[list[tuple[Clause, Fn]], Fn, Fn]] = {}
     for on, clauses in p.sequence.items():
         dos = [c for c in clauses if c.do is not None]
         if not dos:
@@ -273,11 +280,15 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
         fields = [f for f, _ in decl.fields] if decl is not None else []
         parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields))
                  for c in dos if c.do is not None]  # (all of them: the type's sake)
-        effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields, often=decl is None))
+        effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields, often=decl is None),
+                          comp.counted([f for _, f in parts], ["st", "actor", "a"], fields))
     for aname, a in p.actions.items():
         parts_run = effect_fns.get(aname)
         staged[aname]["step"] = comp.step(staged[aname]["gf"].check, parts_run[1] if parts_run else None,
                                           len(a.fields), len(parts_run[0]) if parts_run else 0)
+        if parts_run:
+            staged[aname]["counted_step"] = comp.step(staged[aname]["gf"].check, parts_run[2], len(a.fields),
+                                                      len(parts_run[0]), tally=True)
     code = comp.build(filename)
     meta: dict[str, Any] = {"actions": {}, "triggers": {}}
 
@@ -292,26 +303,27 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
             e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn,
-            gf.refusers.fn)
+            gf.refusers.fn, e["counted_step"].fn if "counted_step" in e else None)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
             "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
             "outcomes": gf.outcomes.name, "refusers": gf.refusers.name,
+            "counted_step": e["counted_step"].name if "counted_step" in e else None,
             "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
             **{k: e[k].name if k in e else None for k in ("sample", "when", "hint")}}
     triggers: dict[str, Trigger] = {}
-    for on, (parts, fused) in effect_fns.items():
+    for on, (parts, fused, counted) in effect_fns.items():
         # Coverage credits a rule through its own logic and the definitions it lends; a rule
         # that is only data (values, no logic) is credited wherever its parameters are used.
         effects = [Effect(c, h.fn, h.deps | {r for r in h.param_deps if r not in p.logic_rules}, h.writes,
                           None if h.changes is None else tuple(sorted(h.changes)))
                    for c, h in parts]
-        triggers[on] = Trigger(on, effects, fused.fn)
-        meta["triggers"][on] = {"run": fused.name, "effects": [{"fn": h.name, "deps": sorted(ef.deps),
-                                                                 "writes": sorted(ef.writes),
-                                                                 "changes": ef.changes}
-                                                                for (_, h), ef in zip(parts, effects, strict=True)]}
+        triggers[on] = Trigger(on, effects, fused.fn, counted.fn)
+        meta["triggers"][on] = {"run": fused.name, "counted": counted.name,
+                                "effects": [{"fn": h.name, "deps": sorted(ef.deps), "writes": sorted(ef.writes),
+                                             "changes": ef.changes}
+                                            for (_, h), ef in zip(parts, effects, strict=True)]}
     return CompiledProgram(actions, triggers, by_phase), code, meta
