@@ -406,11 +406,15 @@ class Game:
         """The rules of every guard that forbids ``action`` now, in the order they are asked (the first is
         the one :meth:`check` names); empty when no guard does (the action may still be refused before the
         guards: out of turn, in another phase). The payload must be well typed."""
-        ca = self.c.actions.get(action.kind)
+        return self.refusals_of(action.kind, action.seat, action.payload)
+
+    def refusals_of(self, kind: str, seat: int, payload: Mapping[str, Any]) -> list[str]:
+        """:meth:`refusals` of an action given by its parts."""
+        ca = self.c.actions.get(kind)
         if ca is None or ca.refusers is None or ca.decl.phase != self.st.v["phase"]:
             return []
         try:
-            found = ca.refusers(self.st, action.seat, action.payload)
+            found = ca.refusers(self.st, seat, payload)
         except Exception:
             return []  # what the guards share raised: check words that error
         return [ca.guards[i].clause.rule_id for i in found]

@@ -7,6 +7,7 @@ and for numbers the legal values with near misses around them (one off, a step o
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -79,3 +80,49 @@ def candidates(game: Game, rs: Ruleset, kind: str) -> Iterator[Action]:
     for s in seats:
         for payload in product(0, {}):
             yield Action(kind, s, payload)
+
+
+# The refusals made before the payload is read: every payload of that seat is refused the same way.
+BEFORE_PAYLOAD = frozenset({"game-over", "unknown-action", "wrong-phase", "not-your-turn", "not-now"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _product(names: tuple[str, ...], doms: tuple[tuple[Any, ...], ...]) -> tuple[dict[str, Any], ...]:
+    """Every payload of the candidate values, in :func:`candidates`' order (made once for each list of values)."""
+    return tuple(dict(zip(names, values, strict=True)) for values in itertools.product(*doms))
+
+
+def checked(game: Game, rs: Ruleset, kind: str) -> Iterator[tuple[int, dict[str, Any], tuple[str, str] | None]]:
+    """What :func:`candidates` gives, each with what ``Game.check`` says of it: the rule and the reason that
+    refuse it, or None for a legal one, worded by neither (a Rejection is made for one in a thousand).
+
+    A seat's first candidate goes through ``Game.check``; when that refuses it before reading the payload
+    (out of turn, another phase), every other payload of that seat is refused the same way, and otherwise
+    the rest go straight to the action's compiled check, which is what ``Game.check`` asks last. The payloads
+    are shared between calls: read them, never change them."""
+    decl = rs.actions[kind]
+    found = domains(game, rs, kind)
+    if found is None:
+        return
+    payloads = _product(tuple(f for f, _ in found), tuple(tuple(d) for _, d in found))
+    if not payloads:
+        return
+    ca = rs.compiled.actions[kind]
+    guards = [(g.clause.rule_id, g.clause.reason or "forbidden") for g in ca.guards]
+    outside = (decl.rule_id, "not-available")
+    st = game.st
+    for seat in sorted(set(game.actors(decl))):
+        first = game.check(Action(kind, seat, payloads[0]), typed=True)
+        said = None if first is None else (first.rule_id, first.reason)
+        if first is not None and first.reason in BEFORE_PAYLOAD:
+            for p in payloads:
+                yield seat, p, said
+            continue
+        yield seat, payloads[0], said
+        for p in payloads[1:]:
+            try:
+                i = ca.check(st, seat, p)
+            except Exception:
+                game.check(Action(kind, seat, p), typed=True)  # words the rule's runtime error
+                raise
+            yield seat, p, None if i == -1 else guards[i] if i >= 0 else outside

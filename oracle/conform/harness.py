@@ -50,7 +50,7 @@ from ..records.blame import Force, Write, trace
 from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
 from ..state import Position
-from .candidates import candidates
+from .candidates import checked
 from .decision import Decisions, Judge, Observation, Probe
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
 from .rare import rarer
@@ -624,7 +624,10 @@ class Harness:
         return sorted(legal, key=score)
 
     def _supported(self, game: Game, a: Action) -> bool:
-        return not any(a.kind == k and (p is None or p == game.phase) for k, p in self.unsupported)
+        return self._supported_kind(game, a.kind)
+
+    def _supported_kind(self, game: Game, kind: str) -> bool:
+        return not any(kind == k and (p is None or p == game.phase) for k, p in self.unsupported)
 
     def _supported_json(self, game: Game, a: dict[str, Any]) -> bool:
         return not any(a.get("action") == k and (p is None or p == game.phase) for k, p in self.unsupported)
@@ -635,9 +638,9 @@ class Harness:
         if self.counting:
             self.rule_counts.check(self.rs.compiled.actions[kind], rejected)
 
-    def _count_masked(self, game: Game, a: Action) -> None:
+    def _count_masked(self, game: Game, kind: str, seat: int, payload: dict[str, Any]) -> None:
         """Of a refused action, the rules whose guards forbid it too, behind the one that refused first."""
-        rules = game.refusals(a)
+        rules = game.refusals_of(kind, seat, payload)
         for r in dict.fromkeys(rules[1:]):
             if r != rules[0]:
                 self.masked.setdefault(r, Counter())[rules[0]] += 1
@@ -783,27 +786,34 @@ class Harness:
         return self.rs.vars[self.rs.sheet.total].rule_id
 
     def _offer_illegal(self, game: Game, rec: Recorder, draw: st.DrawFn) -> None:
-        illegal = []
+        illegal: list[tuple[str, int, dict[str, Any]]] = []
         turn = game.v["turn"]
+        counts = self.rule_counts if self.counting else None
         for decl in self.rs.actions.values():
-            if decl.phase != game.phase or is_chance(decl):
+            if decl.phase != game.phase or is_chance(decl) or not self._supported_kind(game, decl.name):
                 continue
-            for a in candidates(game, self.rs, decl.name):
-                if (a.seat != turn and decl.actor == "turn") or not self._supported(game, a):
+            compiled = self.rs.compiled.actions[decl.name]
+            # Candidates are well typed by construction; only the one offered is worded as a rejection.
+            for seat, payload, said in checked(game, self.rs, decl.name):
+                if seat != turn and decl.actor == "turn":
                     continue
-                rej = game.check(a, typed=True)  # candidates are well typed by construction
-                self._count_checks(a.kind, rej)
-                if rej is not None and self.counting:
-                    self._count_masked(game, a)
-                if rej is not None and f"accepted-illegal:{rej.rule_id}:{a.kind}" in self.known:
+                if counts is not None:
+                    counts.refused(compiled, said)
+                if said is None:
+                    continue
+                if counts is not None:
+                    self._count_masked(game, decl.name, seat, payload)
+                if f"accepted-illegal:{said[0]}:{decl.name}" in self.known:
                     continue  # the engine is known to accept it: offering it again would only end the game
-                if rej is not None:
-                    # Every candidate is checked and counted: a guard reached only by the last of them (a bid
-                    # over the cap, after the near misses below it) fires in the run's statistics too.
-                    illegal.append((a, rej))
+                # Every candidate is checked and counted: a guard reached only by the last of them (a bid
+                # over the cap, after the near misses below it) fires in the run's statistics too.
+                illegal.append((decl.name, seat, payload))
         if not illegal:
             return
-        a, rej = illegal[draw(st.integers(0, len(illegal) - 1))]
+        kind, seat, payload = illegal[draw(st.integers(0, len(illegal) - 1))]
+        a = Action(kind, seat, dict(payload))
+        rej = game.check(a, typed=True)
+        assert rej is not None, "a candidate found refused is refused"
         accepted, _ = self._engine_call(lambda: self.engine.apply(self._enc(a)), rec, self.rs.action_rule[a.kind])
         self.compared += 1
         if accepted:
