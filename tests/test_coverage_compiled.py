@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from positions import GOLDEN, TRADING
 
 from oracle import Game, load_ruleset, play_random
-from oracle.conform.candidates import domains
+from oracle.conform.candidates import candidates, checked, domains
 from oracle.engine import Action, EffectCounter
 from oracle.lang.compiler import Compiler, Env, Scope, VarDecl
 from oracle.lang.program import Effect
@@ -189,6 +189,30 @@ def test_every_refusing_guard_is_listed_and_the_first_is_the_one_the_check_names
                     assert (every[:1] == [first]) if first >= 0 else every == [], (ca.name, seat, payload)
 
     play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=2)
+
+
+@settings(max_examples=len(PRESETS) + len(TOGETHER))
+@given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
+def test_the_candidates_checked_at_once_are_those_game_check_refuses_in_the_same_order(which, seed):
+    """The harness offers engines illegal candidates checked through the compiled check (``checked``): each
+    one, in ``candidates``' order, with the rule and reason ``Game.check`` gives it."""
+    name, overlays = which
+    rs = load_ruleset(name, overlays)
+    refused: set[str] = set()
+
+    def weigh(game: Game, _action: Action) -> None:
+        for kind, decl in rs.actions.items():
+            if decl.phase != game.phase or (decl.sample is not None and not decl.choices):
+                continue
+            careful = []
+            for a in candidates(game, rs, kind):
+                rej = game.check(a, typed=True)
+                careful.append((a.seat, a.payload, None if rej is None else (rej.rule_id, rej.reason)))
+            assert list(checked(game, rs, kind)) == careful, kind
+            refused.update(said[1] for _, _, said in careful if said is not None)
+
+    play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=2)
+    assert len(refused) >= 2  # guards' refusals and refusals before the guards, at least
 
 
 def test_a_guard_behind_another_forbids_on_its_own_once_the_first_is_gone():
