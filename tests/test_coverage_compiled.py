@@ -210,9 +210,12 @@ def test_the_candidates_checked_at_once_are_those_game_check_refuses_in_the_same
                 careful.append((a.seat, a.payload, None if rej is None else (rej.rule_id, rej.reason)))
             assert list(checked(game, rs, kind)) == careful, kind
             refused.update(said[1] for _, _, said in careful if said is not None)
+            weighed.append(kind)
 
+    weighed: list[str] = []
     play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=2)
-    assert len(refused) >= 2  # guards' refusals and refusals before the guards, at least
+    # Guards' refusals and refusals before the guards, at least, unless both deals were dealt again at once.
+    assert not weighed or len(refused) >= 2
 
 
 def test_a_guard_behind_another_forbids_on_its_own_once_the_first_is_gone():

@@ -754,6 +754,14 @@ class Compiler:
             counted = ast.If(test=ast.Compare(left=_name(before.id), ops=[ast.NotEq()], comparators=[kept]),
                              body=[ast.AugAssign(target=_sub(_name("C"), _c(i), True), op=ast.Add(), value=_c(1))],
                              orelse=[])
+            if len(stmts) == 1 and isinstance(stmts[0], ast.If) and not stmts[0].orelse:
+                # A clause that is one 'if' changes nothing when its condition fails (a condition changes
+                # nothing): kept and compared only when it holds.
+                inner = [ast.Assign(targets=[before], value=copy.deepcopy(kept)), *stmts[0].body, counted]
+                _set_line(inner, i + 1, only_missing=True)
+                body.append(ast.If(test=stmts[0].test, body=inner, orelse=[], lineno=i + 1, col_offset=0,
+                                   end_lineno=i + 1, end_col_offset=0))
+                continue
             around = [ast.Assign(targets=[before], value=copy.deepcopy(kept)), *stmts, counted]
             _set_line(around, i + 1, only_missing=True)
             body.extend(around)
