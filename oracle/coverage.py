@@ -9,14 +9,13 @@ counts, so the two commands agree on the number of rules.
 from __future__ import annotations
 
 import functools
-import itertools
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import NOTATION_PARAMS
-from .conform.candidates import candidates, domains, fixed_domains
+from .conform.candidates import BEFORE_PAYLOAD, candidates, domains, fixed_domains, payloads_of
 from .engine import Action, Game, Rejection
 from .lang import types as T
 from .lang.program import CompiledAction
@@ -119,10 +118,6 @@ def decision_checks(game: Game, action: Action) -> list[tuple[CompiledAction, Re
     return checks
 
 
-# The refusals made before the payload is read: every payload of that seat is refused the same way.
-_BEFORE_PAYLOAD = frozenset({"game-over", "unknown-action", "wrong-phase", "not-your-turn", "not-now"})
-
-
 # Every payload of some candidate values, whether every value is of its field's type, and the values.
 Payloads = tuple[list[dict[str, Any]], bool, tuple[tuple[Any, ...], ...]]
 
@@ -133,8 +128,8 @@ def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...],
     whether every value is of its field's type: a value its type refuses makes a payload ``Game.check``
     words as malformed, and such payloads go the careful way (no candidate of today's types is one).
     The values themselves, per field, are what the action's compiled ``outcomes`` takes."""
-    names = [f for f, _ in doms]
-    payloads = [dict(zip(names, values, strict=True)) for values in itertools.product(*(d for _, d in doms))]
+    values = tuple(d for _, d in doms)
+    payloads = list(payloads_of(tuple(f for f, _ in doms), values))
     return payloads, all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom), tuple(d for _, d in doms)
 
 
@@ -235,7 +230,7 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
                 # seats are those that may act, so nothing else refuses a seat before its payload.
                 first = game.check(Action(ca.decl.name, seat, payloads[0]), typed=typed)
                 out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
-                if first is not None and first.reason in _BEFORE_PAYLOAD:
+                if first is not None and first.reason in BEFORE_PAYLOAD:
                     continue  # every other payload of this seat is refused the same way
                 rest = payloads[1:]
                 if not typed:

@@ -98,7 +98,7 @@ class RuleCounts(EffectCounter):
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""
-        self._sets[self._outcome(action, rejection)] += 1
+        self.refused(action, None if rejection is None else (rejection.rule_id, rejection.reason))
 
     def refused(self, action: CompiledAction, said: tuple[str, str] | None) -> None:
         """:meth:`check` given the rule and the reason that refused the action (None: it was legal)."""
@@ -124,10 +124,6 @@ class RuleCounts(EffectCounter):
                 fired |= these_fired
             hit = self._decisions[key] = (frozenset(ran), frozenset(fired))
         self._sets[hit] += 1
-
-    def _outcome(self, action: CompiledAction, rejection: Rejection | None) -> tuple[frozenset[str], frozenset[str]]:
-        return self._counted((action, None, None) if rejection is None else (action, rejection.rule_id,
-                                                                            rejection.reason))
 
     def _counted(self, key: Outcome) -> tuple[frozenset[str], frozenset[str]]:
         hit = self._outcomes.get(key)

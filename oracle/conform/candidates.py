@@ -87,7 +87,7 @@ BEFORE_PAYLOAD = frozenset({"game-over", "unknown-action", "wrong-phase", "not-y
 
 
 @functools.lru_cache(maxsize=4096)
-def _product(names: tuple[str, ...], doms: tuple[tuple[Any, ...], ...]) -> tuple[dict[str, Any], ...]:
+def payloads_of(names: tuple[str, ...], doms: tuple[tuple[Any, ...], ...]) -> tuple[dict[str, Any], ...]:
     """Every payload of the candidate values, in :func:`candidates`' order (made once for each list of values)."""
     return tuple(dict(zip(names, values, strict=True)) for values in itertools.product(*doms))
 
@@ -104,7 +104,7 @@ def checked(game: Game, rs: Ruleset, kind: str) -> Iterator[tuple[int, dict[str,
     found = domains(game, rs, kind)
     if found is None:
         return
-    payloads = _product(tuple(f for f, _ in found), tuple(tuple(d) for _, d in found))
+    payloads = payloads_of(tuple(f for f, _ in found), tuple(tuple(d) for _, d in found))
     if not payloads:
         return
     ca = rs.compiled.actions[kind]

@@ -288,10 +288,6 @@ class _WhileCounting(EffectCounter):
         self.harness = harness
         self._scratch: dict[Trigger, list[int]] = {}  # what the counting code writes while nothing counts
 
-    def effect_ran(self, effect: Effect, changed: bool) -> None:
-        if self.harness.counting:
-            self.harness.rule_counts.effect_ran(effect, changed)
-
     def tally(self, trigger: Trigger) -> list[int]:
         if self.harness.counting:
             return self.harness.rule_counts.tally(trigger)

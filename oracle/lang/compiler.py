@@ -250,7 +250,6 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
 GUARD_LINE = 100_000
 
 KEPT_NAME = "_kept"  # the generated module's name for a value kept pickled (see Compiler._kept)
-_KEPT = KEPT_NAME
 
 
 def _call(fn: str, args: list[ast.expr]) -> ast.expr:
@@ -774,7 +773,7 @@ class Compiler:
         if changes is not None and not changes:
             return None
         if changes is None:
-            return _call(_KEPT, [_name("V")])
+            return _call(KEPT_NAME, [_name("V")])
         items = [self._kept_var(n) for n in sorted(changes)]
         return items[0] if len(items) == 1 else ast.Tuple(elts=items, ctx=ast.Load())
 
@@ -784,14 +783,12 @@ class Compiler:
         value = _sub(_name("V"), _c(name))
         t = self.env.var_type(name)
         depth = 0
-        while T.is_list(t) and not T.nullable(t) and T.base(t) != "any":
+        while T.is_list(t) and not T.nullable(t):  # a list that may be none is not walked ('any' may be)
             t, depth = T.elem(t), depth + 1
-        if T.nullable(t) and depth == 0 and T.base(t) in T.SCALARS and T.base(t) not in ("any", "record"):
-            return value  # a number or none, say: as immutable as a number
-        if T.nullable(t) or T.base(t) not in T.SCALARS or T.base(t) in ("any", "record") or depth > 2:
-            return _call(_KEPT, [value])
+        if T.is_list(t) or T.base(t) not in T.SCALARS or T.base(t) in ("any", "record") or depth > 2:
+            return _call(KEPT_NAME, [value])
         if depth == 0:
-            return value
+            return value  # a number, a card, a seat, or none
         if depth == 1:
             return _call("tuple", [value])
         return _call("tuple", [_call("map", [_name("tuple"), value])])
