@@ -134,7 +134,7 @@ class EffectCounter:
     def tally(self, trigger: Trigger) -> list[int] | None:
         """Where a run of ``trigger`` counts, instead of an :meth:`effect_ran` call per effect: a list of a
         count per effect and one more, to which the trigger's compiled counting code adds one for each effect
-        that changed the game and one for the run (``Trigger.counted``). None: tell me effect by effect."""
+        that changed the game and one for the run (``Ruleset.counting``). None: tell me effect by effect."""
         return None
 
 
@@ -450,10 +450,12 @@ class Game:
         quick = self._quick.get(kind)
         tracer = self.tracer
         tally = None
-        if (quick is not None and tracer is not None and quick.counted_step is not None
-                and quick.trigger is not None and isinstance(tracer, EffectCounter)):
+        counted = None
+        if quick is not None and tracer is not None and quick.trigger is not None and isinstance(tracer, EffectCounter):
             tally = tracer.tally(quick.trigger)  # a counter that tallies takes the counted step
-        if (quick is None or (tracer is not None and tally is None) or quick.phase != v["phase"]
+            if tally is not None:
+                counted = self.rs.counting.steps.get(kind)
+        if (quick is None or (tracer is not None and counted is None) or quick.phase != v["phase"]
                 or v["game_over"] or seat != v[quick.actor_var]):
             if action is None:
                 action = Action(kind, seat, payload)
@@ -462,7 +464,6 @@ class Game:
                 self._run(action)
             return rej
         before = quick.phase
-        counted = quick.counted_step if tally is not None else None
         step = quick.step if counted is None else counted
         try:
             i = step(st, seat, payload) if counted is None else counted(st, seat, payload, tally)
@@ -539,10 +540,11 @@ class Game:
             if tally is None:
                 self._fire_counted(effects, tracer, seat, payload)
                 return
+            counted = self.rs.counting.triggers[on]
             try:
-                trigger.counted(st, seat, payload, tally)
+                counted(st, seat, payload, tally)
             except Exception as exc:
-                clause = self._failed_clause(trigger.counted, exc, on)
+                clause = self._failed_clause(counted, exc, on)
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
         before: bytes | None = NO_STATE if tracer is self._blind else None
@@ -666,16 +668,14 @@ class _QuickStep:
     step: Callable[..., int]
     phase: str
     actor_var: str
-    counted_step: Callable[..., int] | None  # the step with its effects counted, and the trigger they count in
-    trigger: Trigger | None
+    trigger: Trigger | None  # the trigger its effects are counted in (Ruleset.counting)
 
 
 def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
     """The actions :meth:`Game.try_apply` can take in one call of their step: those with no 'when', acted
     by the seat on turn or by the dealer."""
     actor_vars = {"turn": "turn", "dealer": "dealer"}
-    return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor], ca.counted_step,
-                             rs.compiled.triggers.get(name))
+    return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor], rs.compiled.triggers.get(name))
             for name, ca in rs.compiled.actions.items()
             if ca.when is None and ca.step is not None and ca.decl.actor in actor_vars}
 

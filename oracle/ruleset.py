@@ -24,7 +24,17 @@ from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang.compiler import Param, VarDecl
 from .lang.declarations import ParamDecl, Teams, declare, declare_params, encode_param, near, triggers, where_of
-from .lang.program import ActionDecl, Clause, CompiledAction, CompiledProgram, Program, Trigger, compile_program
+from .lang.program import (
+    ActionDecl,
+    Clause,
+    CompiledAction,
+    CompiledProgram,
+    Counting,
+    Program,
+    Trigger,
+    compile_counting,
+    compile_program,
+)
 from .lang.stdlib import DeckShape
 from .rulefile import RuleDoc, parse_doc, read_doc
 from .sequence import Sequence
@@ -541,6 +551,12 @@ class Ruleset:
     marks: dict[str, dict[str, str]]  # mark -> symbol, en, ru
     sheet: SheetLayout  # the score sheet's columns
     teams: Teams | None = None  # the declared partnership (None: every seat plays for itself)
+
+    @cached_property
+    def counting(self) -> Counting:
+        """The functions that count what the effects do (rule coverage, the conformance harness), compiled the
+        first time they are asked for: validating never needs them."""
+        return compile_counting(self.program, f"<ruleset {self.name}>", self.key)
 
     def team_of_seats(self, n_seats: int) -> list[int]:
         """Each seat's team: as declared, else every seat a team of its own."""

@@ -828,13 +828,15 @@ class Compiler:
         self._add(handle, _Emitted(fn, {}, plain))
         return handle
 
-    def build(self, filename: str) -> CodeType:
-        """Compile every function emitted so far and hand each to its handle; the module's code."""
-        mod = ast.Module(body=[f for f, _ in self.functions], type_ignores=[])
+    def build(self, filename: str, only: set[str] | None = None) -> CodeType:
+        """Compile every function emitted so far (or those named in ``only``: no generated function calls
+        another) and hand each to its handle; the module's code."""
+        functions = [(f, h) for f, h in self.functions if only is None or f.name in only]
+        mod = ast.Module(body=[f for f, _ in functions], type_ignores=[])
         _set_line(mod.body, 1, only_missing=True)  # Python wants a place for every node; any will do
         code = compile(mod, filename, "exec")
         namespace = run_module(code)
-        for f, handle in self.functions:
+        for f, handle in functions:
             handle.fn = namespace[f.name]
         return code
 

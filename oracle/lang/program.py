@@ -111,9 +111,6 @@ class CompiledAction:
     outcomes: Callable[..., set[int]] | None = None
     # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first).
     refusers: Callable[..., list[int]] | None = None
-    # (st, actor, payload, tally) -> as step, with its effects counted into the tally of its trigger
-    # (Trigger.counted): rule coverage's fast path. None when the action has no effects.
-    counted_step: Callable[..., int] | None = None
 
     @property
     def name(self) -> str:
@@ -140,9 +137,21 @@ class Trigger:
     on: str
     effects: list[Effect]
     run: Callable[..., None]  # every effect in one call (the untraced fast path); line i+1 is effect i
-    # (st, actor, payload, tally) -> as run, adding one to tally[i] when effect i changed the game: rule
-    # coverage's path (see Compiler.counted); line i + 1 is effect i here too
-    counted: Callable[..., None]
+
+
+@dataclass(frozen=True, eq=False)
+class Counting:
+    """A program's functions that count what its effects do, for rule coverage and the conformance harness:
+    compiled apart from the program, the first time a counter asks for them (:func:`compile_counting`),
+    because validating a record never runs them and they are a third of a compile.
+
+    ``triggers``: trigger -> (st, actor, payload, tally), as ``Trigger.run``, adding one to tally[i] when
+    effect i changed the game and one to its last item each run (see ``Compiler.counted``); line i + 1 is
+    effect i. ``steps``: action -> (st, actor, payload, tally), as ``CompiledAction.step`` with its effects
+    counted into its trigger's tally; an action with no effects has none."""
+
+    triggers: dict[str, Callable[..., None]]
+    steps: dict[str, Callable[..., int]]
 
 
 @dataclass(eq=False)
@@ -203,6 +212,32 @@ def compile_program(p: Program, filename: str, cache_key: str | None = None) -> 
     return cp
 
 
+def compile_counting(p: Program, filename: str, cache_key: str | None = None) -> Counting:
+    """The counting functions of ``p`` (see :class:`Counting`), kept in the disk cache beside the program
+    under the same key. They are made from the same clauses as the program's own, so the program is
+    compiled again to make them (once, the first time a ruleset's effects are counted); only they are
+    built into the module kept."""
+    if cache_key is not None:
+        raw = diskcache.load_bytes("counting", cache_key)
+        if raw is not None:
+            head, _, code_bytes = raw.partition(b"\n")
+            try:
+                names = json.loads(head)
+                code = marshal.loads(code_bytes)
+                if isinstance(code, CodeType):
+                    ns = run_module(code)
+                    kept = Counting({on: ns[n] for on, n in names["triggers"].items()},
+                                    {a: ns[n] for a, n in names["steps"].items()})
+                    if set(kept.triggers) == {on for on, cs in p.sequence.items() if any(c.do is not None for c in cs)}:
+                        return kept
+            except (ValueError, TypeError, KeyError, EOFError, IndexError):
+                pass
+    code, fns, names = _compile_counting(p, filename)
+    if cache_key is not None:
+        diskcache.store_bytes("counting", cache_key, json.dumps(names).encode() + b"\n" + marshal.dumps(code))
+    return fns
+
+
 def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
     """The compiled program from a cache entry (written by compile_program for this very program)."""
     head, _, code_bytes = raw.partition(b"\n")
@@ -222,8 +257,7 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]],
-                ns[m["counted_step"]] if m["counted_step"] is not None else None)
+                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]])
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
@@ -232,7 +266,7 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
             effects = [Effect(c, ns[e["fn"]], set(e["deps"]), set(e["writes"]),
                               None if e["changes"] is None else tuple(e["changes"]))
                        for c, e in zip(dos, m["effects"], strict=True)]
-            triggers[on] = Trigger(on, effects, ns[m["run"]], ns[m["counted"]])
+            triggers[on] = Trigger(on, effects, ns[m["run"]])
         if set(meta["actions"]) != set(p.actions):
             return None
         return CompiledProgram(actions, triggers, by_phase)
@@ -240,10 +274,15 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
         return None
 
 
-def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict[str, Any]]:
+_Staged = dict[str, dict[str, Any]]  # action -> its translated functions (handles, built later)
+_Effects = dict[str, tuple[list[tuple[Clause, Fn]], Fn, Fn | None]]  # trigger -> its clauses, fused, counted
+
+
+def _translate(p: Program, counting: bool) -> tuple[Compiler, _Staged, _Effects]:
+    """Every function of the program translated, none built yet; with ``counting``, the counting ones too."""
     env = Env(p.deck, p.vars, p.params, p.defines, set(p.phases), marks=p.marks, logic_rules=p.logic_rules)
     comp = Compiler(env)
-    staged: dict[str, dict[str, Any]] = {}
+    staged: _Staged = {}
     for aname, a in p.actions.items():
         for f, _ in a.fields:
             if env.kind_of(f) in ("var", "param"):
@@ -270,7 +309,7 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             entry["sample"] = comp.block_fn(a.sample, a.rule_id, _actor_scope(), ["st", "actor"],
                                             allow_return=True, allow_random=True)
         staged[aname] = entry
-    effect_fns: dict[str, tuple[list[tuple[Clause, Fn]], Fn, Fn]] = {}
+    effect_fns: _Effects = {}
     for on, clauses in p.sequence.items():
         dos = [c for c in clauses if c.do is not None]
         if not dos:
@@ -281,14 +320,30 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
         parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields))
                  for c in dos if c.do is not None]  # (all of them: the type's sake)
         effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields, often=decl is None),
-                          comp.counted([f for _, f in parts], ["st", "actor", "a"], fields))
+                          comp.counted([f for _, f in parts], ["st", "actor", "a"], fields) if counting else None)
     for aname, a in p.actions.items():
         parts_run = effect_fns.get(aname)
         staged[aname]["step"] = comp.step(staged[aname]["gf"].check, parts_run[1] if parts_run else None,
                                           len(a.fields), len(parts_run[0]) if parts_run else 0)
-        if parts_run:
+        if parts_run and parts_run[2] is not None:
             staged[aname]["counted_step"] = comp.step(staged[aname]["gf"].check, parts_run[2], len(a.fields),
                                                       len(parts_run[0]), tally=True)
+    return comp, staged, effect_fns
+
+
+def _compile_counting(p: Program, filename: str) -> tuple[CodeType, Counting, dict[str, dict[str, str]]]:
+    """The counting functions compiled: the module holding only them, them, and their names in it."""
+    comp, staged, effect_fns = _translate(p, counting=True)
+    steps = {aname: e["counted_step"] for aname, e in staged.items() if "counted_step" in e}
+    counters = {on: c for on, (_, _, c) in effect_fns.items() if c is not None}
+    code = comp.build(filename, only={h.name for h in (*steps.values(), *counters.values())})
+    names = {"triggers": {on: h.name for on, h in counters.items()}, "steps": {a: h.name for a, h in steps.items()}}
+    return code, Counting({on: h.fn for on, h in counters.items()}, {a: h.fn for a, h in steps.items()}), names
+
+
+def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict[str, Any]]:
+    """The program compiled: its objects, its module, and what the disk cache keeps of them."""
+    comp, staged, effect_fns = _translate(p, counting=False)
     code = comp.build(filename)
     meta: dict[str, Any] = {"actions": {}, "triggers": {}}
 
@@ -303,26 +358,25 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
             e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn,
-            gf.refusers.fn, e["counted_step"].fn if "counted_step" in e else None)
+            gf.refusers.fn)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
             "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
             "outcomes": gf.outcomes.name, "refusers": gf.refusers.name,
-            "counted_step": e["counted_step"].name if "counted_step" in e else None,
             "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
             **{k: e[k].name if k in e else None for k in ("sample", "when", "hint")}}
     triggers: dict[str, Trigger] = {}
-    for on, (parts, fused, counted) in effect_fns.items():
+    for on, (parts, fused, _) in effect_fns.items():
         # Coverage credits a rule through its own logic and the definitions it lends; a rule
         # that is only data (values, no logic) is credited wherever its parameters are used.
         effects = [Effect(c, h.fn, h.deps | {r for r in h.param_deps if r not in p.logic_rules}, h.writes,
                           None if h.changes is None else tuple(sorted(h.changes)))
                    for c, h in parts]
-        triggers[on] = Trigger(on, effects, fused.fn, counted.fn)
-        meta["triggers"][on] = {"run": fused.name, "counted": counted.name,
+        triggers[on] = Trigger(on, effects, fused.fn)
+        meta["triggers"][on] = {"run": fused.name,
                                 "effects": [{"fn": h.name, "deps": sorted(ef.deps), "writes": sorted(ef.writes),
                                              "changes": ef.changes}
                                             for (_, h), ef in zip(parts, effects, strict=True)]}
