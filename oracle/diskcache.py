@@ -26,13 +26,17 @@ the compiler learnt about each function: which rules it depends on, which variab
 - **A cold start is silent**: when there is no entry, or it cannot be used, the files are read as
   usual and an entry is written (atomically: a temporary file, then a rename) if the directory is
   usable; any failure to write is ignored.
-- **Bounded**: the 16 most recent entries of each kind are kept, older ones deleted when one is written.
+- **Bounded**: the 16 most recently used entries of each kind are kept (``THOUSAND_CACHE_KEEP`` sets
+  another number of compiled rulesets, the small entries), older ones deleted when one is written. An
+  entry read is marked used (its modification time), so the rulesets a user keeps asking for outlast a
+  run of one-off ones.
 - ``THOUSAND_CACHE=0`` turns the cache off; ``THOUSAND_CACHE_DIR`` names another directory (tests
-  use a temporary one).
+  use a temporary one, and keep every entry of a run: it compiles hundreds of rulesets).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -154,6 +158,8 @@ def load_bytes(kind: str, digest: str) -> bytes | None:
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
             raw = f.read()
+        with contextlib.suppress(OSError):  # marked used, for the pruning (a read-only cache still reads)
+            os.utime(fd if os.utime in os.supports_fd else d / f"{kind}-{key}")
     except OSError:
         return None
     finally:
@@ -194,13 +200,23 @@ def store_bytes(kind: str, digest: str, body: bytes) -> None:
 KEEP = 16  # entries kept per kind: every change of the rule files or of the oracle makes new ones
 
 
+COMPILED = ("program", "counting")  # the kinds of entry that are compiled rulesets (a library is ten times larger)
+
+
+def keep(kind: str) -> int:
+    """How many entries of ``kind`` are kept: for compiled rulesets, ``THOUSAND_CACHE_KEEP`` if it is a whole
+    number from 1; else KEEP."""
+    raw = os.environ.get("THOUSAND_CACHE_KEEP", "").strip() if kind in COMPILED else ""
+    return int(raw) if raw.isdigit() and int(raw) >= 1 else KEEP
+
+
 def _prune(d: Path, kind: str, new: Path) -> None:
-    """Drop all but the KEEP most recently written entries of ``kind`` (``new``, just written, stays)."""
+    """Drop all but the most recently used entries of ``kind`` (``new``, just written, stays)."""
     found = []
     for e in os.scandir(d):
         if e.name.startswith(f"{kind}-") and e.is_file(follow_symlinks=False) and e.path != str(new):
             found.append((e.stat(follow_symlinks=False).st_mtime_ns, e.path))
-    for _, path in sorted(found, reverse=True)[KEEP - 1:]:
+    for _, path in sorted(found, reverse=True)[keep(kind) - 1:]:
         os.unlink(path)
 
 

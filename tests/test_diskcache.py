@@ -31,6 +31,7 @@ def cache_dir(tmp_path, monkeypatch):
     d = tmp_path / "cache"
     monkeypatch.setenv("THOUSAND_CACHE_DIR", str(d))
     monkeypatch.delenv("THOUSAND_CACHE", raising=False)
+    monkeypatch.delenv("THOUSAND_CACHE_KEEP", raising=False)  # the suite's own cache keeps everything
     rulecache.clear()  # what this process read before is not this test's cache
     yield d
     rulecache.clear()
@@ -83,6 +84,28 @@ def test_a_ruleset_from_the_cache_judges_as_a_fresh_one(cache_dir, monkeypatch):
     assert calls == ["library", "program"]
     assert verdicts(warm) == uncached
     assert any(not v["valid"] for v in uncached) and any(v["valid"] for v in uncached)
+
+
+def test_the_counting_functions_are_compiled_only_for_a_counter_and_then_come_from_the_cache(cache_dir, monkeypatch):
+    from oracle.coverage import Coverage, cover_record
+
+    def covered() -> dict:
+        cov = Coverage()
+        for p in RECORDS:
+            cover_record(read_record(str(p)), cov)
+        return cov.to_json()
+
+    rs = load_ruleset("classic")
+    verdicts(rs)
+    assert "counting" not in rs.__dict__ and not entries(cache_dir, "counting"), "validating compiled the counting"
+    cold = covered()
+    assert "counting" in rs.__dict__ and len(entries(cache_dir, "counting")) == 1
+    calls = []
+    real = diskcache.load_bytes
+    monkeypatch.setattr(diskcache, "load_bytes", lambda *a: calls.append(a[0]) or real(*a))
+    rulecache.clear()
+    assert covered() == cold and calls == ["library", "program", "counting"]
+    assert cold["rules"]["play.must-trump"]["fired"] > 0 and cold["rules"]["play.trick-resolution"]["fired"] > 0
 
 
 def test_corrupt_entries_are_ignored_and_rebuilt(cache_dir):
@@ -202,6 +225,32 @@ def test_old_entries_are_pruned(cache_dir):
         diskcache.store("probe", f"d{i}", {"i": i})
     assert len(entries(cache_dir, "probe")) == diskcache.KEEP
     assert diskcache.load("probe", f"d{diskcache.KEEP + 4}") == {"i": diskcache.KEEP + 4}
+
+
+def test_the_entries_kept_are_those_used_last_and_as_many_as_asked(cache_dir, monkeypatch):
+    def written(n: int, kind: str = "probe") -> list[str]:
+        names = []
+        for i in range(n):
+            diskcache.store(kind, f"d{i}", {"i": i})
+            path = cache_dir / f"{kind}-{diskcache.entry_key(kind, f'd{i}')}"
+            os.utime(path, (1_000_000 + i, 1_000_000 + i))  # written in this order, long ago
+            names.append(path.name)
+        return names
+
+    names = written(diskcache.KEEP)
+    assert diskcache.load("probe", "d0") == {"i": 0}  # the oldest written, but used now
+    diskcache.store("probe", "new", {"i": -1})
+    kept = {p.name for p in entries(cache_dir, "probe")}
+    assert names[0] in kept and names[1] not in kept and len(kept) == diskcache.KEEP
+    for p in entries(cache_dir, "probe"):
+        p.unlink()
+    monkeypatch.setenv("THOUSAND_CACHE_KEEP", "40")  # compiled rulesets only: a library is ten times larger
+    written(45, "program")
+    written(45)
+    assert len(entries(cache_dir, "program")) == 40 and len(entries(cache_dir, "probe")) == diskcache.KEEP
+    monkeypatch.setenv("THOUSAND_CACHE_KEEP", "many")  # not a number: the default
+    diskcache.store("program", "again", {"i": -2})
+    assert len(entries(cache_dir, "program")) == diskcache.KEEP
 
 
 def _digest(package: Path) -> str:
