@@ -3,6 +3,7 @@ import os
 import shutil
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Property tests run CI's example counts by default, so `python -m pytest` is the suite CI runs;
@@ -27,3 +28,17 @@ os.environ["THOUSAND_CACHE_DIR"] = _shared
 # scratch cache keeps them all, so a worker or a subprocess never compiles again what another just did.
 os.environ["THOUSAND_CACHE_KEEP"] = "100000"  # compiled rulesets, about 0.2 MB each
 
+
+# Tests marked `deep` are the long runs that repeat what a quicker test of the same behaviour shows (one
+# mutant of each kind stays in the quick run, the others are deep; a second engine configuration; the
+# reference run of a third-party engine). They run with THOUSAND_DEEP=1, or when selected with -m deep.
+DEEP = bool(os.environ.get("THOUSAND_DEEP"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if DEEP or "deep" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="a long run that a quicker test covers too: THOUSAND_DEEP=1 (or -m deep)")
+    for item in items:
+        if item.get_closest_marker("deep") is not None:
+            item.add_marker(skip)

@@ -135,6 +135,7 @@ def _divergence_shown(record: dict[str, Any], command: str) -> str:
         engine.close()
 
 
+@pytest.mark.deep  # the reference run (120 games through node); the next test drives the adapter quickly
 def test_the_harness_reproduces_the_two_findings_and_nothing_else(adapter: str, tmp_path: Path) -> None:
     engine = SubprocessEngine(adapter, timeout=10)
     try:
