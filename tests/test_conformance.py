@@ -227,7 +227,7 @@ def test_a_samosval_reset_is_charged_to_the_samosval_rule():
 
 def test_a_results_disagreement_shows_every_differing_key(tmp_path):
     m = next(m for m in MUTANTS if m.name == "barrel-not-clamped")
-    report = run_conformance(MutantEngine(m), seed=1, rounds=3, shrink_seconds=600, shrink_examples=60,
+    report = run_conformance(MutantEngine(m), examples=60, seed=1, shrink_seconds=600, shrink_examples=60,
                              out_dir=tmp_path)
     d = report.disagreements[0]
     assert d.kind == "results" and d.rule == "barrel.threshold"
@@ -264,7 +264,7 @@ class _CardPointsOnly(OracleEngine):
 
 
 def test_one_adapter_fault_is_one_cause():
-    report = run_conformance(_CardPointsOnly("classic"), seed=1, shrink_seconds=600, shrink_examples=60)
+    report = run_conformance(_CardPointsOnly("classic"), examples=60, seed=1, shrink_seconds=600, shrink_examples=60)
     assert len(report.disagreements) == 1, report.format()
     d = report.disagreements[0]
     assert d.kind == "results" and "taken_points" in d.detail and not d.decided_by
