@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -53,7 +54,27 @@ def _words(text: str) -> str:
 
 # --------------------------------------------------------------------------- the generated Markdown
 
-def test_generated_pages_are_fresh(tmp_path: Path) -> None:
+_BUILT: dict[tuple[Any, ...], dict[str, str]] = {}
+
+
+@pytest.fixture
+def built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages built once per test process for the same data: the tests here that write them look at what
+    is written and where, and one generation (every preset compiled) is what they share."""
+    import oracle.docgen as docgen
+
+    real = docgen.build_pages
+
+    def once(data_dir: Path, folder: str = "generated", root: Path | None = None) -> dict[str, str]:
+        key = (data_dir.resolve(), folder, root)
+        if key not in _BUILT:
+            _BUILT[key] = real(data_dir, folder, root)
+        return dict(_BUILT[key])
+
+    monkeypatch.setattr(docgen, "build_pages", once)
+
+
+def test_generated_pages_are_fresh(tmp_path: Path, built_once: None) -> None:
     out = tmp_path / GENERATED.name
     write_pages(out, DATA)
     fresh, committed = _tree(out), _tree(GENERATED)
@@ -174,7 +195,8 @@ def test_russian_cli_page_has_a_russian_help_for_every_option() -> None:
     assert "{play,validate" not in page, "the usage line lists every command and runs off the page"
 
 
-def test_docs_command_writes_and_refuses_foreign_folders(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_docs_command_writes_and_refuses_foreign_folders(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                          built_once: None) -> None:
     out = tmp_path / "generated"
     assert main(["docs", "--out", str(out), "--data", str(DATA)]) == 0
     assert (out / ".thousand-docs").is_file() and (out / "nav.yml").is_file()
