@@ -128,7 +128,7 @@ def test_a_different_dealer_after_a_rospis_is_charged_to_the_rotation_rule(tmp_p
     # shows is who speaks first in the next deal: the harness must blame the rule that sets the dealer.
     engine = OracleEngine("classic", params={"rospis_dealer": "next"})
     # Shrinking budgeted by examples, as for the mutants: the same counterexample on any machine.
-    report = run_conformance(engine, examples=200, seed=2, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
+    report = run_conformance(engine, examples=100, seed=2, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
     assert report.disagreements, report.format()
     assert {d.rule for d in report.disagreements} == {"deal.rotation"}, report.format()
     d = report.disagreements[0]
@@ -243,7 +243,7 @@ def test_two_unrelated_differences_sharing_a_rule_on_the_way_are_two_causes(tmp_
     # Defenders rounded to tens, and a concession paying each opponent 50: both rules use talon.pass-cards
     # on the way, which once merged them into one cause. Each is decided by its own parameter.
     engine = OracleEngine("classic", params={"defender_rounding": 10, "rospis_opponent_points": 50})
-    report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
+    report = run_conformance(engine, examples=100, seed=1, shrink_seconds=600, shrink_examples=60, out_dir=tmp_path)
     assert len(report.disagreements) == 2, report.format()
     assert {d.key for d in report.disagreements} == {"parameter:defender_rounding",
                                                       "parameter:rospis_opponent_points"}
@@ -316,7 +316,7 @@ def test_a_difference_in_every_deal_does_not_mask_a_rarer_one():
 
 def test_an_excluded_cause_is_skipped_and_counted_and_the_others_are_still_found():
     engine = OracleEngine("classic", params={"defender_rounding": 10, "rospis_opponent_points": 50})
-    report = run_conformance(engine, seed=1, shrink_seconds=600, shrink_examples=60,
+    report = run_conformance(engine, examples=100, seed=1, shrink_seconds=600, shrink_examples=60,
                              exclude=["parameter:defender_rounding"])
     assert [d.key for d in report.disagreements] == ["parameter:rospis_opponent_points"], report.format()
     assert [d.key for d in report.excluded] == ["parameter:defender_rounding"]
