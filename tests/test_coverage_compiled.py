@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import pickle
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -237,3 +238,55 @@ def test_a_guard_behind_another_forbids_on_its_own_once_the_first_is_gone():
     g2 = bidding(compile_resolved(res))
     assert g2.check(bid).rule_id == "bid.marriage-cap" and g2.refusals(bid) == ["bid.marriage-cap"]
     assert g.refusals(Action("bid", g.v["turn"], {"value": 100})) == []
+
+
+# Parts of guards over a play-like action (a card, a flag, a seat) and a little state: each reads some of the
+# fields or none, and none can raise, so the outcomes must give exactly the check's answers. Together they make
+# the forms the outcomes take apart: a test of no field, of one, of two; 'x not in E' over the state or over
+# another field; disjunctions that mix them.
+_PARTS = ["card not in hand", "card in hand", "suit(card) == trump", "rank(card) == rank(first(hand))",
+          "flag", "not flag", "to == first(xs)", "k > 2", "to in xs", "len(hand) > k", "flag and card in hand",
+          "to not in xs", "card not in [c for c in hand where suit(c) != trump or to == first(xs)]",
+          "any([suit(c) == trump for c in hand])", "flag and k == 0", "len(xs) == 0", "to != last(xs) and not flag"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(guards=st.lists(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=3), min_size=1, max_size=5),
+       joins=st.lists(st.sampled_from([" or ", " and "]), min_size=8, max_size=8),
+       chosen=st.sampled_from([{}, {"to": "[s for s in xs where s != first(xs)]"}, {"card": "hand"}]),
+       data=st.data())
+def test_generated_guard_chains_give_the_same_outcomes_as_checking_each_payload(guards, joins, chosen, data):
+    """The outcomes are worked out test by test as soon as the fields a test reads have a value, and a test
+    'f not in E' splits the candidates of f at once. Chains of guards made of random parts, over random
+    states and lists of candidates (some empty, some with repeats), give what the check gives payload by
+    payload."""
+    deck = DeckShape(("9", "J", "Q", "K", "10", "A"), ("S", "C", "D", "H"))
+    vars_ = {"hand": VarDecl("hand", "list[card]", "game", "game", [], False, False, "rule.hand"),
+             "xs": VarDecl("xs", "list[seat]", "game", "game", [], False, False, "rule.xs"),
+             "k": VarDecl("k", "int", "game", "game", 0, False, False, "rule.k"),
+             "trump": VarDecl("trump", "suit", "game", "game", 0, False, False, "rule.trump")}
+    comp = Compiler(Env(deck, vars_, {}, {}, {"play"}))
+    scope = Scope()
+    scope.bind("actor", "local", "actor", "seat")
+    fields = [("card", "card"), ("flag", "bool"), ("to", "seat")]
+    for f, t in fields:
+        scope.bind(f, "payload", f"p_{f}", t)
+    texts = [" ".join(f"({p}){joins[i]}" for i, p in enumerate(parts)).rsplit(" ", 2)[0] for parts in guards]
+    enumerable = [(f, t) for f, t in fields if f in chosen]
+    fns = comp.guard_fns(enumerable, [(chosen[f], "rule.choice") for f, _ in enumerable],
+                         [(text, f"rule.g{i}") for i, text in enumerate(texts)], scope, [f for f, _ in fields])
+    comp.build("<test>")
+    for _ in range(5):
+        # first(xs), last(xs) and first(hand) raise on an empty list: both lists always hold something.
+        state = SimpleNamespace(v={"hand": data.draw(st.lists(st.integers(0, 23), min_size=1, max_size=6,
+                                                                unique=True)),
+                                   "xs": data.draw(st.lists(st.integers(0, 2), min_size=1, max_size=3)),
+                                   "k": data.draw(st.integers(0, 5)), "trump": data.draw(st.integers(0, 3))},
+                                set_by={})
+        values = [data.draw(st.lists(st.integers(0, 23), max_size=5)),
+                  data.draw(st.lists(st.booleans(), max_size=2)),
+                  data.draw(st.lists(st.integers(0, 2), max_size=3))]
+        want = {fns.check.fn(state, 0, dict(zip(("card", "flag", "to"), p, strict=True)))
+                for p in itertools.product(*values)}
+        assert fns.outcomes.fn(state, 0, values) == want, (texts, state.v, values)
+

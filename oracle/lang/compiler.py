@@ -640,58 +640,85 @@ class Compiler:
         weighs tens of candidates at every decision): ``(st, actor, values)``, ``values`` a list of candidates
         per payload field, in the action's order, gives the set of what the check gives for each payload.
 
-        The state is read once and what no payload changes is worked out once (as in the listing); the
-        check is one expression per payload, the guards' conditions as they are, in a set comprehension.
+        Only the set is wanted, so the product is never walked whole. The check's tests are asked in the
+        check's order, each as soon as the fields it reads have a value: a test that reads no field is asked
+        once, one that reads the card once per card, and one that holds gives its refusal to every payload
+        below it at once (every field has a candidate, so there is one). A field no later test reads is
+        never looped over. A test ``f not in E`` (the card is not in the hand) splits the candidates of
+        ``f`` at once: those outside give its refusal together, and only those inside go on. A part of a
+        guard that reads no field and calls something is worked out once (the listing's memo).
+
         Its conditions are the check's own, but ``any``/``all`` over a list are not cut short: a condition
         that raises on an item the check would not reach raises here, and the caller asks the check."""
-        fields = {f"p_{f}" for f in names}
-        memo = _Memo(self.counter, fields)
-        live = [i for i, t in enumerate(tests) if not (isinstance(t, ast.Constant) and not t.value)]
-        within = _within(tests[live[0]], fields) if live and names else None
-        chain: ast.expr = _c(-1)
-        for test, code in reversed(outside):
-            chain = ast.IfExp(test=test, body=_c(code), orelse=chain)
-        for i in reversed(live):
-            if within is not None and i == live[0]:
-                continue  # asked of the candidates at once, below
-            visited = memo.visit(tests[i]) if names else tests[i]
+        fields = [f"p_{f}" for f in names]
+        memo = _Memo(self.counter, set(fields))
+        chain: list[tuple[ast.expr, int]] = []
+        for i, test in enumerate(tests):
+            if isinstance(test, ast.Constant) and not test.value:
+                continue
+            visited = memo.visit(test) if names else test
             assert isinstance(visited, ast.expr)  # an expression's rebuilt copy, or itself
-            chain = ast.IfExp(test=visited, body=_c(i), orelse=chain)
-        iters: list[ast.expr] = [_sub(_name("values"), _c(k)) for k in range(len(names))]
-        narrowing: list[ast.stmt] = []
-        if within is not None:
-            # The first guard refuses a field's value outside a list that no payload changes ('card not in
-            # hand[actor]'): its list is worked out once, the candidates outside it give that guard's
-            # refusal all at once, and only those inside it go through the rest of the guards.
-            field, allowed = within
-            k = names.index(field[2:])
-            held, inside, item = (f"n_{w}_{next(self.counter)}" for w in ("held", "inside", "x"))
-            narrowing = [ast.Assign(targets=[_name(held, True)], value=allowed),
-                         ast.Assign(targets=[_name(inside, True)], value=ast.ListComp(elt=_name(item), generators=[
-                             ast.comprehension(target=_name(item, True), iter=iters[k], ifs=[ast.Compare(
-                                 left=_name(item), ops=[ast.In()], comparators=[_name(held)])], is_async=0)]))]
-            iters[k] = _name(inside)
-        result: ast.expr = ast.Set(elts=[chain]) if not names else ast.SetComp(elt=chain, generators=[
-            ast.comprehension(target=_name(f"p_{f}", True), iter=iters[k], ifs=[], is_async=0)
-            for k, f in enumerate(names)])
-        body: list[ast.stmt] = [*pre, *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME))
-                                        for m in memo.names], *narrowing]
-        if within is None:
-            body.append(ast.Return(result))
-        else:
-            found = f"n_found_{next(self.counter)}"
-            k = names.index(within[0][2:])
-            # Some candidate is outside the list (fewer inside than tried), and every other field has one.
-            some_outside: list[ast.expr] = [ast.Compare(left=ast.Call(_name("len"), [iters[k]], []), ops=[ast.Lt()],
-                                                        comparators=[ast.Call(_name("len"), [_sub(_name("values"),
-                                                                                                  _c(k))], [])])]
-            some_outside += [_sub(_name("values"), _c(j)) for j in range(len(names)) if j != k]
-            body += [ast.Assign(targets=[_name(found, True)], value=result),
-                     ast.If(test=ast.BoolOp(op=ast.And(), values=some_outside) if len(some_outside) > 1
-                            else some_outside[0],
-                            body=[ast.Expr(ast.Call(ast.Attribute(_name(found), "add", ast.Load()), [_c(live[0])],
-                                                    []))], orelse=[]),
-                     ast.Return(_name(found))]
+            # A guard refuses when any part of a disjunction holds: each part is a test of its own with the
+            # guard's outcome, so a part that reads fewer fields is asked outside the loops over the rest.
+            parts = visited.values if isinstance(visited, ast.BoolOp) and isinstance(visited.op, ast.Or) else [visited]
+            chain += [(part, i) for part in parts]
+        for test, code in outside:
+            visited = memo.visit(test) if names else test
+            assert isinstance(visited, ast.expr)
+            chain.append((visited, code))
+        found = f"n_found_{next(self.counter)}"
+        candidates = {f: _sub(_name("values"), _c(k)) for k, f in enumerate(fields)}
+
+        def refused(code: int) -> ast.stmt:
+            return ast.Expr(ast.Call(ast.Attribute(_name(found), "add", ast.Load()), [_c(code)], []))
+
+        def asked(rest: list[tuple[ast.expr, int]], bound: frozenset[str], leave: ast.stmt) -> list[ast.stmt]:
+            out: list[ast.stmt] = []
+            for at, (test, code) in enumerate(rest):
+                unbound = [f for f in fields if f not in bound and _reads(test, {f})]
+                if not unbound:
+                    out.append(ast.If(test=test, body=[refused(code), leave], orelse=[]))
+                    continue
+                f = unbound[0]
+                split = _within(test, {f}) if len(unbound) == 1 else None
+                if split is not None and not _reads(split[1], set(fields) - bound):
+                    held, inside, item = (f"n_{w}_{next(self.counter)}" for w in ("held", "inside", "x"))
+                    splitting: list[ast.stmt] = [
+                        ast.Assign(targets=[_name(held, True)], value=split[1]),
+                        ast.Assign(targets=[_name(inside, True)], value=ast.ListComp(elt=_name(item), generators=[
+                            ast.comprehension(target=_name(item, True), iter=candidates[f], ifs=[ast.Compare(
+                                left=_name(item), ops=[ast.In()], comparators=[_name(held)])], is_async=0)]))]
+                    if bound and not _reads(split[1], set(fields)):
+                        # Inside a loop over another field, but the same list for all of its values: split once.
+                        once.append(inside)
+                        not_yet = ast.Compare(left=_name(inside), ops=[ast.Is()], comparators=[_name(UNSET_NAME)])
+                        splitting = [ast.If(test=not_yet, body=splitting, orelse=[])]
+                    out += [*splitting,
+                            ast.If(test=ast.Compare(left=ast.Call(_name("len"), [_name(inside)], []), ops=[ast.Lt()],
+                                                    comparators=[ast.Call(_name("len"), [candidates[f]], [])]),
+                                   body=[refused(code)], orelse=[])]
+                    after = rest[at + 1:]
+                    if any(_reads(t, {f}) for t, _ in after):
+                        out.append(ast.For(target=_name(f, True), iter=_name(inside),
+                                           body=asked(after, bound | {f}, ast.Continue()), orelse=[]))
+                    else:  # which of them is in the list matters no more: one of them does for all
+                        out.append(ast.If(test=_name(inside), body=asked(after, bound, leave), orelse=[]))
+                    return out
+                out.append(ast.For(target=_name(f, True), iter=candidates[f],
+                                   body=asked(rest[at:], bound | {f}, ast.Continue()), orelse=[]))
+                return out
+            out.append(refused(-1))
+            return out
+
+        body: list[ast.stmt] = [*pre, ast.Assign(targets=[_name(found, True)], value=_call("set", []))]
+        if names:  # an empty product has no payload, so no outcome
+            body.append(ast.If(test=ast.UnaryOp(ast.Not(), _call("all", [_name("values")])),
+                               body=[ast.Return(_name(found))], orelse=[]))
+        once: list[str] = []
+        loops = asked(chain, frozenset(), ast.Return(_name(found)))
+        body += [ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in [*memo.names, *once]]
+        body += loops
+        body.append(ast.Return(_name(found)))
         return self._emit(["st", "actor", "values"], body, whole, hoisted)
 
     def _function(self, args: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
@@ -1491,7 +1518,8 @@ def run_module(code: CodeType) -> dict[str, Any]:
     namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
                                  "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs,
                                  "tuple": tuple, "map": map,  # a clause's variables kept (Compiler._kept)
-                                 "Exception": Exception}  # caught in an action's refusers (see guard_fns)
+                                 "Exception": Exception,  # caught in an action's refusers (see guard_fns)
+                                 "set": set}  # the outcomes an action's candidates give (Compiler._outcomes)
     # The module holds only function definitions built from checked trees.
     exec(code, namespace)
     return namespace
