@@ -290,3 +290,68 @@ def test_generated_guard_chains_give_the_same_outcomes_as_checking_each_payload(
                 for p in itertools.product(*values)}
         assert fns.outcomes.fn(state, 0, values) == want, (texts, state.v, values)
 
+
+# Statements of effect clauses over a little state: numbers, lists of cards (which a state may hold as one list
+# under two names), a list of lists and a list of flags. Some certainly change the game, some may, some undo
+# what another did.
+_STATEMENTS = ["score += 1", "score -= 2", "score = score + 0", "score = len(pile)", "append(pile, 3)",
+               "move(3, pile, other)", "move(3, other, pile)", "clear(pile)", "move_all(pile, other)",
+               "append(hand[0], 2)", "move(2, hand[0], hand[1])", "fill(flags, true)", "flags[0] = true",
+               "counts[1] += 1", "counts[0] = counts[0] + 1", "append(other, 3)", "clear(other)", "pile = other",
+               "if score > 1 then append(other, 4) else score += 1 end", "if len(pile) > 0 then clear(pile) end",
+               "if flags[0] then counts[0] += 1 end", "for s in [0, 1] do clear(hand[s]) end"]
+
+
+def _counted_clause(clause: list[str]) -> Any:
+    """One effect clause over the state of ``_STATEMENTS``, compiled for counting: (st, actor, a, tally)."""
+    deck = DeckShape(("9", "J", "Q", "K", "10", "A"), ("S", "C", "D", "H"))
+    types = {"score": "int", "pile": "list[card]", "other": "list[card]", "hand": "list[list[card]]",
+             "flags": "list[bool]", "counts": "list[int]"}
+    vars_ = {n: VarDecl(n, t, "game", "game", None, False, False, f"rule.{n}") for n, t in types.items()}
+    comp = Compiler(Env(deck, vars_, {}, {}, {"play"}))
+    args = ["st", "actor", "a"]
+    counted = comp.counted([comp.block_fn("\n".join(clause), "rule.effect", Scope(), args)], args, [])
+    comp.build("<test>")
+    return counted.fn
+
+
+def test_a_list_added_to_under_one_name_and_emptied_under_another_did_not_change():
+    """One list under two names: an append to one is no sure change when a list of its type is changed
+    elsewhere in the clause."""
+    fn = _counted_clause(["append(pile, 3)", "clear(other)"])
+    shared: list[int] = []
+    v = {"score": 0, "pile": shared, "other": shared, "hand": [[], []], "flags": [False], "counts": [0, 0]}
+    tally = [0, 0]
+    fn(SimpleNamespace(v=v, set_by={}, rng=random.Random(1)), 0, {}, tally)
+    assert v["pile"] == [] and tally == [0, 1]
+    alone = _counted_clause(["append(pile, 3)", "score = 1"])  # an append nothing else can undo: a sure change
+    tally = [0, 0]
+    alone(SimpleNamespace(v=dict(v, pile=[]), set_by={}, rng=random.Random(1)), 0, {}, tally)
+    assert tally == [1, 1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(clause=st.lists(st.sampled_from(_STATEMENTS), min_size=1, max_size=4), data=st.data())
+def test_generated_effect_clauses_are_counted_as_changed_exactly_when_the_state_differs(clause, data):
+    """An effect clause is counted as having changed the game when the variables it may change differ after
+    it: kept before and compared after, or settled at once by a statement that certainly changes one, and a
+    branch keeps only what it writes. For random clauses over random states, some holding one list under two
+    names, the count is what comparing the whole state before and after says."""
+    import copy
+
+    fn = _counted_clause(clause)
+    for _ in range(4):
+        cards = st.lists(st.integers(0, 5), max_size=3)
+        v = {"score": data.draw(st.integers(0, 3)), "pile": data.draw(cards), "other": data.draw(cards),
+             "hand": [data.draw(cards), data.draw(cards)], "flags": data.draw(st.lists(st.booleans(), min_size=1,
+                                                                                       max_size=2)),
+             "counts": data.draw(st.lists(st.integers(0, 2), min_size=2, max_size=2))}
+        if data.draw(st.booleans()):
+            v["other"] = v["pile"]  # one list under two names, as 'pile = other' leaves it
+        before = copy.deepcopy(v)
+        tally = [0, 0]
+        try:
+            fn(SimpleNamespace(v=v, set_by={}, rng=random.Random(1)), 0, {}, tally)
+        except ValueError:
+            continue  # a card moved from a list without it: the action fails, and nothing is counted
+        assert tally == [int(v != before), 1], (clause, before, v)

@@ -35,6 +35,7 @@ from ..errors import Location, RuleFileError
 from ..limits import MAX_RULESET_NODES, MAX_TEXT_NODES
 from ..yamlpos import PosStr
 from . import types as T
+from .changes import ClauseWrites
 from .parser import parse
 from .reads import children, read_once
 from .stdlib import REGISTRY, Builtin, DeckShape
@@ -506,6 +507,8 @@ class Compiler:
         self._emitted: dict[Fn, _Emitted] = {}
         # What the generated code may hand the state without its variables getting new values.
         self._harmless = frozenset(_global(b) for b in REGISTRY.values() if not b.renews_vars)
+        # The generated procedures that change some of their arguments in place, and which.
+        self._procedures = {_global(b): b.changes for b in REGISTRY.values() if b.changes}
         self._size = _RulesetSize()
 
     def _translator(self, text: PosStr | str, rule_id: str, mode: Mode, deps: set[str]) -> Translator:
@@ -772,27 +775,42 @@ class Compiler:
         for i, part in enumerate(parts):
             stmts = self._emitted[part].tree.body[1 + len(unpack):]
             _set_line(stmts, i + 1)  # as in fuse, whose nodes these are too
-            kept = self._kept(part.changes)
-            if kept is None:
+            if self._kept(part.changes) is None:
                 body.extend(stmts or [ast.Pass()])
                 continue
-            before = _name(f"k_{i}", True)
-            counted = ast.If(test=ast.Compare(left=_name(before.id), ops=[ast.NotEq()], comparators=[kept]),
-                             body=[ast.AugAssign(target=_sub(_name("C"), _c(i), True), op=ast.Add(), value=_c(1))],
-                             orelse=[])
-            if len(stmts) == 1 and isinstance(stmts[0], ast.If) and not stmts[0].orelse:
-                # A clause that is one 'if' changes nothing when its condition fails (a condition changes
-                # nothing): kept and compared only when it holds.
-                inner = [ast.Assign(targets=[before], value=copy.deepcopy(kept)), *stmts[0].body, counted]
-                _set_line(inner, i + 1, only_missing=True)
-                body.append(ast.If(test=stmts[0].test, body=inner, orelse=[], lineno=i + 1, col_offset=0,
-                                   end_lineno=i + 1, end_col_offset=0))
-                continue
-            around = [ast.Assign(targets=[before], value=copy.deepcopy(kept)), *stmts, counted]
-            _set_line(around, i + 1, only_missing=True)
-            body.extend(around)
+            counted = self._counted_clause(stmts, i, part.changes)
+            _set_line(counted, i + 1, only_missing=True)
+            body.extend(counted)
         head = [_load_state(), *_unpacked(unpack)]
         return self._joined(self._function([*args, "C"], head + self._read_once(body, {})), parts, body)
+
+    def _counted_clause(self, stmts: list[ast.stmt], i: int, changes: set[str] | None) -> list[ast.stmt]:
+        """Clause ``i``'s statements, adding one to its count when they changed the game.
+
+        What they may change is kept before them and compared after. Where the compiler names every change
+        (:mod:`.changes`), less is kept: statements that certainly change the game count at once, and each
+        branch of a clause that is one ``if`` keeps only what it writes (a condition changes nothing, and a
+        clause whose condition fails and that has no ``else`` changed nothing). The clause's own nodes are
+        shared, never changed."""
+        count = ast.AugAssign(target=_sub(_name("C"), _c(i), True), op=ast.Add(), value=_c(1))
+        writes = (ClauseWrites(stmts, self._procedures, self.env.var_type) if changes is not None else None)
+
+        def block(run: list[ast.stmt]) -> list[ast.stmt]:
+            if not run:
+                return []
+            if writes is not None and writes.certainly_changes(run):
+                return [*run, count]
+            if writes is not None and len(run) == 1 and isinstance(run[0], ast.If):
+                branch = run[0]
+                return [ast.If(test=branch.test, body=block(branch.body), orelse=block(branch.orelse))]
+            kept = self._kept(changes if writes is None or changes is None else writes.written(run) & changes)
+            if kept is None:
+                return run
+            before = _name(f"k_{i}", True)
+            differs = ast.Compare(left=_name(before.id), ops=[ast.NotEq()], comparators=[copy.deepcopy(kept)])
+            return [ast.Assign(targets=[before], value=kept), *run, ast.If(test=differs, body=[count], orelse=[])]
+
+        return block(stmts)
 
     def _kept(self, changes: set[str] | None) -> ast.expr | None:
         """An expression of the variables in ``changes`` whose value stays as it is while the game goes on:
