@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import NOTATION_PARAMS
-from .conform.candidates import BEFORE_PAYLOAD, candidates, domains, fixed_domains, payloads_of
+from .conform.candidates import BEFORE_PAYLOAD, candidates, domains, fixed_domains, int_candidates, payloads_of
 from .engine import Action, Game, Rejection
 from .lang import types as T
 from .lang.program import CompiledAction
-from .records import RecordFile, Verdict, is_chance, validate_record
+from .records import RecordFile, Verdict, is_chance, judge
 from .rulecounts import Outcome, RuleCounts
 from .ruleset import DECK_PARAMS, SEATS_PARAM, Ruleset
 
@@ -118,8 +118,9 @@ def decision_checks(game: Game, action: Action) -> list[tuple[CompiledAction, Re
     return checks
 
 
-# Every payload of some candidate values, whether every value is of its field's type, and the values.
-Payloads = tuple[list[dict[str, Any]], bool, tuple[tuple[Any, ...], ...]]
+# Every payload of some candidate values, whether every value is of its field's type, and the values (a set
+# of them per field, as the compiled outcomes take them).
+Payloads = tuple[list[dict[str, Any]], bool, tuple[frozenset[Any], ...]]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -130,7 +131,8 @@ def _payloads(ca: CompiledAction, doms: tuple[tuple[str, tuple[Any, ...]], ...],
     The values themselves, per field, are what the action's compiled ``outcomes`` takes."""
     values = tuple(d for _, d in doms)
     payloads = list(payloads_of(tuple(f for f, _ in doms), values))
-    return payloads, all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom), tuple(d for _, d in doms)
+    typed = all(ca.checkers[f](x, n_seats) for f, dom in doms for x in dom)
+    return payloads, typed, tuple(frozenset(d) for d in values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,8 +147,12 @@ class _Weigher:
     fixed: Payloads  # the candidates, when no field is a number; empty otherwise
     outcome_of: dict[int, Outcome]  # -1: allowed; i: guard i forbade it; -2 - j: field j outside its choices
     actor_var: str | None  # the engine variable naming the one seat that may act; None: any seat may
+    fields: tuple[str, ...]  # the payload's fields, in the order of the values the outcomes take
     # No 'when' and well-typed candidates: a seat the action is open to goes straight to the compiled outcomes.
     direct: bool
+    # An action of one number, no 'when', taken by one seat: its candidates are made from its compiled listing
+    # of that seat's legal payloads straight away (what ``domains`` asks the game for).
+    number: str | None
 
 
 def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weigher]]:
@@ -162,28 +168,30 @@ def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weighe
         outside = (ca, decl.rule_id, "not-available")
         outcome_of: dict[int, Outcome] = {-1: (ca, None, None), **{-2 - j: outside for j in range(len(decl.fields))}}
         outcome_of.update({i: (ca, g.clause.rule_id, g.clause.reason or "forbidden") for i, g in enumerate(ca.guards)})
-        w = _Weigher(ca, by_legal, fixed, outcome_of, {"turn": "turn", "dealer": "dealer"}.get(decl.actor),
-                     ca.when is None and fixed[1])
+        actor_var = {"turn": "turn", "dealer": "dealer"}.get(decl.actor)
+        number = (decl.fields[0][0] if len(decl.fields) == 1 and T.base(decl.fields[0][1]) == "int"
+                  and ca.when is None and actor_var is not None and (decl.sample is None or decl.choices) else None)
+        w = _Weigher(ca, by_legal, fixed, outcome_of, actor_var, tuple(f for f, _ in decl.fields),
+                     ca.when is None and fixed[1], number)
         by_name[name] = w
         if not is_chance(decl):
             by_phase.setdefault(decl.phase, []).append(w)
     return by_phase, by_name
 
 
-def _taken(game: Game, action: Action, w: _Weigher | None) -> Outcome:
+def _taken(game: Game, kind: str, seat: int, payload: Mapping[str, Any], w: _Weigher | None) -> Outcome:
     """The outcome of the action a record took: straight from its compiled check when nothing before the
     guards refuses it (its phase, the seat to act, no 'when'), else as ``Game.check`` words it."""
     v = game.st.v
-    seat = action.seat
     if (w is not None and w.ca.when is None and w.ca.decl.phase == v["phase"] and not v["game_over"]
             and (seat == v[w.actor_var] if w.actor_var is not None else 0 <= seat < v["n_seats"])):
         try:
-            return w.outcome_of[w.ca.check(game.st, seat, action.payload)]
+            return w.outcome_of[w.ca.check(game.st, seat, payload)]
         except Exception:
             pass  # the check words the rule's runtime error
-    rej = game.check(action, typed=True)
-    return (game.rs.compiled.actions[action.kind], None, None) if rej is None else (
-        game.rs.compiled.actions[action.kind], rej.rule_id, rej.reason)
+    rej = game.check(Action(kind, seat, payload), typed=True)
+    return (game.rs.compiled.actions[kind], None, None) if rej is None else (
+        game.rs.compiled.actions[kind], rej.rule_id, rej.reason)
 
 
 def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
@@ -194,27 +202,44 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
     The same candidates are weighed. For an action with a 'when', or a candidate its type refuses, the
     first of each seat's goes through ``Game.check``; when that refuses the seat before reading the payload,
     the seat's other payloads are refused the same way. Otherwise they go straight to the action's compiled
-    ``outcomes`` (what ``Game.check`` asks last), all in one call. The action taken is among them when it
-    is a candidate: its own check gives the outcome already counted for it. An action's legal payloads are
-    listed only where a number's candidates are made from them."""
+    ``outcomes`` (what ``Game.check`` asks last), all in one call. The action taken is checked on its own
+    only when it was not among the candidates weighed that way (where it is, its outcome is among theirs).
+    An action's legal payloads are listed only where a number's candidates are made from them."""
+    return outcomes_at(game, action.kind, action.seat, action.payload)
+
+
+def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> set[Outcome]:
+    """:func:`decision_outcomes` of the action of these parts (a record's replay makes no action of them)."""
+    taken_seat = seat
     by_phase, by_name = game.rs.derived(_weighers)
-    out: set[Outcome] = {_taken(game, action, by_name.get(action.kind))}
     st = game.st
     v = st.v
     if v["game_over"]:
-        return out
+        return {_taken(game, kind, seat, payload, by_name.get(kind))}
+    out: set[Outcome] = set()
+    taken_weighed = False  # the action taken was among the candidates weighed straight through the outcomes
     n_seats = v["n_seats"]
     for w in by_phase.get(v["phase"], ()):
         ca = w.ca
-        if w.by_legal:
-            doms = domains(game, game.rs, ca.decl.name)
-            if doms is None:
-                continue
-            payloads, typed, values = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
-            direct = typed and ca.when is None
-        else:
+        if not w.by_legal:
             payloads, typed, values = w.fixed
             direct = w.direct
+        else:
+            found = None
+            number_seat = v[w.actor_var] if w.number is not None and w.actor_var is not None else None
+            if w.number is not None and number_seat is not None:
+                try:
+                    legal = ca.legal(st, number_seat)
+                    found = _number_payloads(ca, w.number, tuple(sorted({p[w.number] for p in legal})), n_seats)
+                except Exception:
+                    pass  # asked again the careful way, which words the rule's runtime error
+            if found is None:
+                doms = domains(game, game.rs, ca.decl.name)
+                if doms is None:
+                    continue
+                found = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
+            payloads, typed, values = found
+            direct = typed and ca.when is None
         if not payloads:
             continue
         if w.actor_var is not None:
@@ -224,25 +249,50 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
             seats = sorted(set(v["seats"]))
         outcome_of = w.outcome_of
         for seat in seats:
-            rest = payloads
-            if not direct:
-                # A seat the action is not open to now is refused before its payload is read; the action's
-                # seats are those that may act, so nothing else refuses a seat before its payload.
-                first = game.check(Action(ca.decl.name, seat, payloads[0]), typed=typed)
-                out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
-                if first is not None and first.reason in BEFORE_PAYLOAD:
-                    continue  # every other payload of this seat is refused the same way
-                rest = payloads[1:]
-                if not typed:
-                    for p in rest:
-                        r = game.check(Action(ca.decl.name, seat, p))
-                        out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
-                    continue
+            if direct:
+                out.update(map(outcome_of.__getitem__, _found(game, ca, seat, values, payloads)))
+                if (not taken_weighed and seat == taken_seat and ca.decl.name == kind
+                        and _among(payload, w.fields, values)):
+                    taken_weighed = True
+                continue
+            # A seat the action is not open to now is refused before its payload is read; the action's
+            # seats are those that may act, so nothing else refuses a seat before its payload.
+            first = game.check(Action(ca.decl.name, seat, payloads[0]), typed=typed)
+            out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
+            if first is not None and first.reason in BEFORE_PAYLOAD:
+                continue  # every other payload of this seat is refused the same way
+            rest = payloads[1:]
+            if not typed:
+                for p in rest:
+                    r = game.check(Action(ca.decl.name, seat, p))
+                    out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
+                continue
             out.update(map(outcome_of.__getitem__, _found(game, ca, seat, values, rest)))
+    if not taken_weighed:
+        out.add(_taken(game, kind, taken_seat, payload, by_name.get(kind)))
     return out
 
 
-def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[tuple[Any, ...], ...],
+@functools.lru_cache(maxsize=4096)
+def _number_payloads(ca: CompiledAction, field: str, legal: tuple[int, ...], n_seats: int) -> Payloads:
+    """The candidates of an action of one number, from its legal values (a few lists come back again and
+    again: a bid's, a contract's), as :func:`domains` makes them."""
+    return _payloads(ca, ((field, int_candidates(legal)),), n_seats)
+
+
+def _among(payload: Mapping[str, Any], fields: tuple[str, ...], values: tuple[frozenset[Any], ...]) -> bool:
+    """Whether a payload is one of the product of ``values`` (one list per field, none empty): each of its
+    values among its field's, and of the same type (a flag is not the number 1)."""
+    if len(payload) != len(fields):
+        return False
+    for f, dom in zip(fields, values, strict=True):
+        x = payload.get(f)
+        if type(x) is not type(next(iter(dom))) or x not in dom:
+            return False
+    return True
+
+
+def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[frozenset[Any], ...],
            payloads: list[dict[str, Any]]) -> set[int]:
     """What the compiled check gives for each payload (the first, again, if it was asked already: the same
     outcome), all at once through the action's ``outcomes``."""
@@ -260,10 +310,11 @@ def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[tuple[Any, .
 
 
 def counted_replay(rec: RecordFile, counts: RuleCounts, ruleset: str | None,
-                   decide: Callable[[Game, Action], None]) -> Verdict:
-    """The one replay coverage makes of a record: every effect counted, ``decide`` called before each
-    action is checked. Up to its first violation, as validation stops there."""
-    return validate_record(rec, ruleset, all_errors=False, counts=counts, decisions=decide)
+                   decide: Callable[[Game, str, int, Mapping[str, Any]], None]) -> Verdict:
+    """The one replay coverage makes of a record: every effect counted, ``decide`` called with the parts of
+    each action (kind, seat, payload) before it is checked. Up to its first violation, as validation stops
+    there."""
+    return judge(rec, ruleset, all_errors=False, counts=counts, decision_parts=decide).verdict
 
 
 def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alternatives: bool = True) -> Verdict:
@@ -271,11 +322,11 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alt
     forbidden at each decision (see ``decision_checks``). Without, only the recorded actions are checked."""
     from .ruleset import load_ruleset
 
-    def decide(game: Game, action: Action) -> None:
+    def decide(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> None:
         if alternatives:
-            cov.counts.decision_of(decision_outcomes(game, action))
+            cov.counts.decision_of(outcomes_at(game, kind, seat, payload))
         else:
-            cov.counts.check(game.rs.compiled.actions[action.kind], game.check(action, typed=True))
+            cov.counts.check(game.rs.compiled.actions[kind], game.check(Action(kind, seat, payload), typed=True))
 
     data = rec.data
     overlays = list(data.get("overlays") or [])

@@ -66,12 +66,14 @@ class RuleCounts(EffectCounter):
         self._effects.clear()
         for trigger, tally in self._tallies.items():
             runs = tally[-1]
+            if not runs:
+                continue
             for effect, n in zip(trigger.effects, tally, strict=False):
                 for r in self._credit(effect, effect.rule_id, effect.deps):
                     ran[r] += runs
                     if n:
                         fired[r] += n
-        self._tallies.clear()
+            tally[:] = [0] * len(tally)  # spread: emptied in place, as a replay may still hold it
         for (these_ran, these_fired), n in self._sets.items():
             for r in these_ran:
                 ran[r] += n

@@ -17,7 +17,7 @@ from ..ruleset import Ruleset
 
 
 @functools.lru_cache(maxsize=4096)
-def _int_candidates(legal_values: tuple[int, ...]) -> tuple[int, ...]:
+def int_candidates(legal_values: tuple[int, ...]) -> tuple[int, ...]:
     """The legal values' near misses (the same few lists of legal values come back at most decisions)."""
     out: set[int] = {0, 1}
     for x in legal_values or (0,):
@@ -53,7 +53,7 @@ def _domains(rs: Ruleset, kind: str, n_seats: int, game: Game | None) -> list[tu
         elif b == "int" and game is not None:
             if legal is None:
                 legal = game.legal_payloads(kind)
-            dom = list(_int_candidates(tuple(sorted({p[f] for p in legal}))))
+            dom = list(int_candidates(tuple(sorted({p[f] for p in legal}))))
         else:
             return None
         out.append((f, dom))

@@ -640,7 +640,7 @@ class Compiler:
     def _outcomes(self, tests: list[ast.expr], outside: list[tuple[ast.expr, int]], names: list[str],
                   pre: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
         """The check asked of every payload of a product of candidate values, in one call (rule coverage
-        weighs tens of candidates at every decision): ``(st, actor, values)``, ``values`` a list of candidates
+        weighs tens of candidates at every decision): ``(st, actor, values)``, ``values`` a set of candidates
         per payload field, in the action's order, gives the set of what the check gives for each payload.
 
         Only the set is wanted, so the product is never walked whole. The check's tests are asked in the
@@ -648,7 +648,8 @@ class Compiler:
         once, one that reads the card once per card, and one that holds gives its refusal to every payload
         below it at once (every field has a candidate, so there is one). A field no later test reads is
         never looped over. A test ``f not in E`` (the card is not in the hand) splits the candidates of
-        ``f`` at once: those outside give its refusal together, and only those inside go on. A part of a
+        ``f`` at once, as a set's intersection with ``E``: those outside give its refusal together, and only
+        those inside go on. A part of a
         guard that reads no field and calls something is worked out once (the listing's memo).
 
         Its conditions are the check's own, but ``any``/``all`` over a list are not cut short: a condition
@@ -685,12 +686,12 @@ class Compiler:
                 f = unbound[0]
                 split = _within(test, {f}) if len(unbound) == 1 else None
                 if split is not None and not _reads(split[1], set(fields) - bound):
-                    held, inside, item = (f"n_{w}_{next(self.counter)}" for w in ("held", "inside", "x"))
+                    inside = f"n_inside_{next(self.counter)}"
+                    # The candidates are a set: those in the list are found walking the list (a hand), not
+                    # asking the list of each candidate (every card of the pack).
                     splitting: list[ast.stmt] = [
-                        ast.Assign(targets=[_name(held, True)], value=split[1]),
-                        ast.Assign(targets=[_name(inside, True)], value=ast.ListComp(elt=_name(item), generators=[
-                            ast.comprehension(target=_name(item, True), iter=candidates[f], ifs=[ast.Compare(
-                                left=_name(item), ops=[ast.In()], comparators=[_name(held)])], is_async=0)]))]
+                        ast.Assign(targets=[_name(inside, True)], value=ast.Call(
+                            ast.Attribute(candidates[f], "intersection", ast.Load()), [split[1]], []))]
                     if bound and not _reads(split[1], set(fields)):
                         # Inside a loop over another field, but the same list for all of its values: split once.
                         once.append(inside)

@@ -8,7 +8,7 @@ recorded result is charged to the rule whose logic last decided that value (see 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cards import Notation, notation
@@ -114,7 +114,8 @@ class Replayer:
         self.to_the_end = False  # the replay went through every deal of the record
         self.tracer_hook: Tracer | EffectCounter | None = None  # set by rule coverage
         # Rule coverage: called with the game and each action read, before the action is checked.
-        self.decision_hook: Callable[[Game, Action], None] | None = None
+        # Called with the game and each action's parts (kind, seat, payload) before it is checked.
+        self.decision_hook: Callable[[Game, str, int, Mapping[str, Any]], None] | None = None
 
     @property
     def applied_by_deal(self) -> list[list[Action]]:
@@ -321,7 +322,7 @@ class Replayer:
                     self._cut(deal, ai)
                     return True
                 if hook is not None:
-                    hook(game, Action(*parts))
+                    hook(game, *parts)
                 rej = try_apply(*parts)
                 if rej is None:
                     applied.append(parts)
@@ -404,7 +405,7 @@ class Replayer:
     def apply(self, game: Game, action: Action, deal: int, index: int | None, where: tuple[Any, ...]) -> bool:
         """Check and apply one action; False, with the violation noted, if the rules refuse it."""
         if self.decision_hook is not None:
-            self.decision_hook(game, action)
+            self.decision_hook(game, action.kind, action.seat, action.payload)
         rej = game.try_apply(action, typed=True)
         if rej is not None:
             self.refused(game, action, rej, deal, index, where)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,13 +37,15 @@ class Judgement:
 def judge(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_errors: bool = False,
           counts: RuleCounts | None = None, cache: dict[RulesetRequest, Ruleset] | None = None, *,
           rules: Ruleset | None = None, decisions: Callable[[Game, Action], None] | None = None,
-          locator: Locator | None = None, name: str = "<record>") -> Judgement:
+          locator: Locator | None = None, name: str = "<record>",
+          decision_parts: Callable[[Game, str, int, Mapping[str, Any]], None] | None = None) -> Judgement:
     """Replay a record (as read, or as data with an optional locator) and judge it.
 
     ``ruleset`` names the ruleset to judge by in place of the record's own; ``rules`` gives one already
     resolved (say, from another rule tree). ``counts``, if given, counts every effect that ran and fired;
     ``decisions``, if given, is called with the game and each action before it is checked (rule coverage
-    counts the checks there).
+    counts the checks there); ``decision_parts`` is the same with the action's kind, seat and payload, no
+    action made of them.
     """
     if not isinstance(rec, RecordFile):
         try:
@@ -56,7 +58,11 @@ def judge(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_erro
         r = Replayer(rec, ruleset, all_errors, cache=cache, rules=rules)
         if counts is not None:
             r.tracer_hook = counts
-        r.decision_hook = decisions
+        if decisions is not None:
+            told = decisions
+            r.decision_hook = lambda game, kind, seat, payload: told(game, Action(kind, seat, payload))
+        elif decision_parts is not None:
+            r.decision_hook = decision_parts
         r.run()
     except InputError as exc:
         return Judgement(Verdict(rec.path, False, asked, error=exc), r)
