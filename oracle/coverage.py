@@ -148,11 +148,13 @@ class _Weigher:
     outcome_of: dict[int, Outcome]  # -1: allowed; i: guard i forbade it; -2 - j: field j outside its choices
     actor_var: str | None  # the engine variable naming the one seat that may act; None: any seat may
     fields: tuple[str, ...]  # the payload's fields, in the order of the values the outcomes take
+    types: tuple[type, ...] | None  # each field's Python type (a flag's bool, a card's or a seat's int), if plain
     # No 'when' and well-typed candidates: a seat the action is open to goes straight to the compiled outcomes.
     direct: bool
     # An action of one number, no 'when', taken by one seat: its candidates are made from its compiled listing
     # of that seat's legal payloads straight away (what ``domains`` asks the game for).
     number: str | None
+    known: _Known | None  # its outcomes kept by the key of what its guards read, when it has one
 
 
 def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weigher]]:
@@ -171,8 +173,12 @@ def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weighe
         actor_var = {"turn": "turn", "dealer": "dealer"}.get(decl.actor)
         number = (decl.fields[0][0] if len(decl.fields) == 1 and T.base(decl.fields[0][1]) == "int"
                   and ca.when is None and actor_var is not None and (decl.sample is None or decl.choices) else None)
+        keyed = ca.decision_key is not None and ca.when is None and (number is not None or not by_legal)
+        plain = {"bool": bool, "card": int, "seat": int, "int": int}
+        types = tuple(plain.get(T.base(t), object) for _, t in decl.fields)
         w = _Weigher(ca, by_legal, fixed, outcome_of, actor_var, tuple(f for f, _ in decl.fields),
-                     ca.when is None and fixed[1], number)
+                     None if object in types else types, ca.when is None and fixed[1], number,
+                     _Known() if keyed else None)
         by_name[name] = w
         if not is_chance(decl):
             by_phase.setdefault(decl.phase, []).append(w)
@@ -209,7 +215,12 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
 
 
 def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> set[Outcome]:
-    """:func:`decision_outcomes` of the action of these parts (a record's replay makes no action of them)."""
+    """:func:`decision_outcomes` of the action of these parts (a record's replay makes no action of them).
+
+    An action whose guards and choices read only parts of the game the compiler can name
+    (``CompiledAction.decision_key``) gives, for a seat, the same outcomes wherever those parts have the
+    same values: they are kept by that key, and asked again only for a key not seen yet (a bid over 120
+    with no marriage in hand, say). See :class:`_Known`."""
     taken_seat = seat
     by_phase, by_name = game.rs.derived(_weighers)
     st = game.st
@@ -221,6 +232,30 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
     n_seats = v["n_seats"]
     for w in by_phase.get(v["phase"], ()):
         ca = w.ca
+        if w.actor_var is not None:
+            seat = v[w.actor_var]
+            seats: Any = () if seat is None else (seat,)
+        else:
+            seats = sorted(set(v["seats"]))
+        known = w.known if w.known is not None and not w.known.off else None
+        keys: dict[int, Any] = {}
+        if known is not None:
+            unknown = []
+            for seat in seats:
+                key = known.key(ca, st, seat, n_seats)
+                hit = known.get(key) if key is not None else None
+                if hit is None:
+                    unknown.append(seat)
+                    keys[seat] = key
+                    continue
+                outs, values = hit
+                out |= outs
+                if (not taken_weighed and seat == taken_seat and ca.decl.name == kind and values
+                        and _among(payload, w, values)):
+                    taken_weighed = True
+            if not unknown:
+                continue
+            seats = unknown
         if not w.by_legal:
             payloads, typed, values = w.fixed
             direct = w.direct
@@ -240,19 +275,19 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
                 found = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
             payloads, typed, values = found
             direct = typed and ca.when is None
-        if not payloads:
-            continue
-        if w.actor_var is not None:
-            seat = v[w.actor_var]
-            seats: Any = () if seat is None else (seat,)
-        else:
-            seats = sorted(set(v["seats"]))
         outcome_of = w.outcome_of
         for seat in seats:
+            if not payloads:
+                if seat in keys and direct:
+                    known.keep(keys[seat], frozenset(), ())  # type: ignore[union-attr]  # keys only with a table
+                continue
             if direct:
-                out.update(map(outcome_of.__getitem__, _found(game, ca, seat, values, payloads)))
+                weighed = set(map(outcome_of.__getitem__, _found(game, ca, seat, values, payloads)))
+                out |= weighed
+                if seat in keys:
+                    known.keep(keys[seat], frozenset(weighed), values)  # type: ignore[union-attr]
                 if (not taken_weighed and seat == taken_seat and ca.decl.name == kind
-                        and _among(payload, w.fields, values)):
+                        and _among(payload, w, values)):
                     taken_weighed = True
                 continue
             # A seat the action is not open to now is refused before its payload is read; the action's
@@ -273,6 +308,58 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
     return out
 
 
+class _Known:
+    """One action's outcomes by the key of the game its guards and choices read, for one ruleset: the
+    outcomes weighed for a seat, and the candidates they were weighed over.
+
+    Only actions weighed straight through their compiled outcomes are kept (no 'when', well-typed
+    candidates). The table is bounded; an action whose keys hold what cannot key a table (a map), or
+    whose keys seldom come back (a hand of cards is part of every key of a card played), stops being
+    kept after a trial, which costs it nothing but the trial."""
+
+    LIMIT = 4096  # keys kept at most; the table starts again past it
+    TRIAL = 512  # keys asked before telling whether they come back often enough
+    __slots__ = ("asked", "hits", "off", "table")
+
+    def __init__(self) -> None:
+        self.table: dict[Any, tuple[frozenset[Outcome], tuple[frozenset[Any], ...]]] = {}
+        self.asked = 0
+        self.hits = 0
+        self.off = False
+
+    def key(self, ca: CompiledAction, st: Any, seat: int, n_seats: int) -> Any:
+        """The seat's key now, or None when there is none to use (the key function raised)."""
+        assert ca.decision_key is not None
+        try:
+            return (seat, n_seats, ca.decision_key(st, seat))
+        except Exception:
+            return None  # the careful way words the rule's runtime error
+
+    def get(self, key: Any) -> tuple[frozenset[Outcome], tuple[frozenset[Any], ...]] | None:
+        self.asked += 1
+        try:
+            hit = self.table.get(key)
+        except TypeError:  # a value that cannot key a table
+            self._stop()
+            return None
+        if hit is not None:
+            self.hits += 1
+        elif self.asked == self.TRIAL and self.hits * 2 < self.asked:
+            self._stop()
+        return hit
+
+    def keep(self, key: Any, outs: frozenset[Outcome], values: tuple[frozenset[Any], ...]) -> None:
+        if self.off:
+            return
+        if len(self.table) >= self.LIMIT:
+            self.table.clear()
+        self.table[key] = (outs, values)
+
+    def _stop(self) -> None:
+        self.off = True
+        self.table.clear()
+
+
 @functools.lru_cache(maxsize=4096)
 def _number_payloads(ca: CompiledAction, field: str, legal: tuple[int, ...], n_seats: int) -> Payloads:
     """The candidates of an action of one number, from its legal values (a few lists come back again and
@@ -280,14 +367,14 @@ def _number_payloads(ca: CompiledAction, field: str, legal: tuple[int, ...], n_s
     return _payloads(ca, ((field, int_candidates(legal)),), n_seats)
 
 
-def _among(payload: Mapping[str, Any], fields: tuple[str, ...], values: tuple[frozenset[Any], ...]) -> bool:
-    """Whether a payload is one of the product of ``values`` (one list per field, none empty): each of its
-    values among its field's, and of the same type (a flag is not the number 1)."""
-    if len(payload) != len(fields):
+def _among(payload: Mapping[str, Any], w: _Weigher, values: tuple[frozenset[Any], ...]) -> bool:
+    """Whether a payload is one of the product of ``values`` (a set per field of ``w``'s action): each of
+    its values among its field's, and of the field's type (a flag is not the number 1)."""
+    if w.types is None or len(payload) != len(w.fields):
         return False
-    for f, dom in zip(fields, values, strict=True):
+    for f, t, dom in zip(w.fields, w.types, values, strict=True):
         x = payload.get(f)
-        if type(x) is not type(next(iter(dom))) or x not in dom:
+        if type(x) is not t or x not in dom:
             return False
     return True
 

@@ -356,3 +356,47 @@ def test_generated_effect_clauses_are_counted_as_changed_exactly_when_the_state_
         except ValueError:
             continue  # a card moved from a list without it: the action fails, and nothing is counted
         assert tally == [int(v != before), 1], (clause, before, v)
+
+
+def _keys_compared(rs: Any, seed: int) -> int:
+    """Play a random game, weighing every action with no 'when' at each decision and keeping its candidates
+    and outcomes by its decision key; every key seen again gives what it gave before. How many came back."""
+    seen: dict[Any, Any] = {}
+    repeats = 0
+
+    def weigh(game: Game, _action: Action) -> None:
+        nonlocal repeats
+        for ca in game.c.by_phase.get(game.phase, ()):
+            if ca.when is None:
+                assert ca.decision_key is not None, ca.name
+            doms = domains(game, rs, ca.name)
+            if doms is None or ca.when is not None or ca.decision_key is None or ca.outcomes is None:
+                continue  # (a 'when' reads the game too, and its legal payloads with it: coverage keeps none)
+            values = [frozenset(d) for _, d in doms]
+            for seat in game.actors(ca.decl):  # a number's candidates are made from the legal values of its actor
+                try:
+                    key = (ca.name, seat, ca.decision_key(game.st, seat))
+                except Exception:
+                    continue  # a part the guards would not reach here (the largest of nothing): no key, none kept
+                got = (tuple(sorted(map(sorted, map(list, values)))), ca.outcomes(game.st, seat, values))
+                if key in seen:
+                    repeats += 1
+                    assert seen[key] == got, (ca.name, seat, key)
+                seen[key] = got
+
+    play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=3)
+    return repeats
+
+
+@settings(max_examples=len(PRESETS) + len(TOGETHER), deadline=None)
+@given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
+def test_positions_with_the_same_decision_key_give_the_same_outcomes(which, seed):
+    """Coverage keeps an action's outcomes by the key of what its guards and choices read of the game
+    (``decision_key``). Across random games of every preset, two positions with the same key for a seat give
+    the same candidates and the same outcomes for them, for every action with no 'when' (each has a key)."""
+    _keys_compared(load_ruleset(*which), seed)
+
+
+def test_decision_keys_come_back_in_a_game():
+    """The comparison above is made: in a classic game, most bids' and passes' keys are seen again."""
+    assert _keys_compared(load_ruleset("classic"), 2) > 20

@@ -218,6 +218,9 @@ class GuardFns:
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
     outcomes: Fn  # (st, actor, payloads) -> the set of what check gives for each of them
     refusers: Fn  # (st, actor, payload) -> every guard that forbids it, in order
+    # (st, actor) -> the values of everything the guards and the choices read of the game: the same key, the
+    # same answers for every payload. None when a guard reads the game in a way it cannot name.
+    key: Fn | None = None
 
 
 def _global(b: Builtin) -> str:
@@ -251,10 +254,20 @@ def _set_line(nodes: list[Any], line: int, only_missing: bool = False) -> None:
 GUARD_LINE = 100_000
 
 KEPT_NAME = "_kept"  # the generated module's name for a value kept pickled (see Compiler._kept)
+KEY_NAME = "_key"  # the generated module's name for a tuple of values, lists made tuples (see GuardFns.key)
 
 
 def _call(fn: str, args: list[ast.expr]) -> ast.expr:
     return ast.Call(func=_name(fn), args=args, keywords=[])
+
+
+def _key(*values: Any) -> tuple[Any, ...]:
+    """The values as one tuple that can key a table: a list (of lists) made a tuple (of tuples)."""
+    return tuple(_frozen(x) if isinstance(x, list) else x for x in values)
+
+
+def _frozen(value: list[Any]) -> tuple[Any, ...]:
+    return tuple(_frozen(x) if isinstance(x, list) else x for x in value)
 
 
 def _pickled(value: Any) -> bytes:
@@ -336,6 +349,75 @@ def _within(test: ast.expr, fields: set[str]) -> tuple[str, ast.expr] | None:
             and not _reads(test.comparators[0], fields)):
         return test.left.id, test.comparators[0]
     return None
+
+
+# Names in guards that read the game: a state variable read into its local, the state's mapping, the seat.
+_READS_GAME = ("v_", "V", "actor")
+# Names that stand for the same thing wherever they are (the library's functions, Python's few builtins).
+_FIXED_NAMES = frozenset({"len", "any", "all", "min", "max", "sum", "range", "sorted", "abs", "tuple", "map",
+                          "list", "set", UNSET_NAME})
+
+
+def _game_reads(exprs: list[ast.expr]) -> list[ast.expr] | None:
+    """The largest parts of ``exprs`` that read the game and nothing else (no payload field, no loop's
+    item): what they read is all of the game the expressions depend on, so equal values mean equal answers.
+    None when something reads the game another way (the state object handed to a function)."""
+    found: dict[str, ast.expr] = {}
+
+    def free(node: ast.AST) -> set[str] | None:
+        """The names ``node`` reads that it does not bind itself; None if it reads ``st``."""
+        if isinstance(node, ast.Name):
+            return None if node.id == "st" else {node.id}
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            names: set[str] = set()
+            bound: set[str] = set()
+            for gen in node.generators:
+                inner = free(gen.iter)
+                if inner is None:
+                    return None
+                names |= inner - bound
+                bound |= {n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+                for cond in gen.ifs:
+                    inner = free(cond)
+                    if inner is None:
+                        return None
+                    names |= inner - bound
+            elts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            for elt in elts:
+                inner = free(elt)
+                if inner is None:
+                    return None
+                names |= inner - bound
+            return names
+        if isinstance(node, (ast.Lambda, ast.NamedExpr)):
+            return None
+        names = set()
+        for child in ast.iter_child_nodes(node):
+            inner = free(child)
+            if inner is None:
+                return None
+            names |= inner
+        return names
+
+    def visit(node: ast.AST) -> bool:
+        names = free(node)
+        if names is None:
+            return False
+        reads = {n for n in names if n.startswith(_READS_GAME[0]) or n in _READS_GAME[1:]}
+        if not reads:
+            return True  # a constant, a function: the same everywhere
+        if isinstance(node, ast.expr) and all(n in reads or n in _FIXED_NAMES or n.startswith("b_") for n in names):
+            found.setdefault(ast.dump(node), node)
+            return True
+        return all(visit(child) for child in ast.iter_child_nodes(node))
+
+    if not all(visit(e) for e in exprs):
+        return None
+    # A part made only of variables that are parts themselves (a range from the bid) adds nothing to the key.
+    alone = {p.id for p in found.values() if isinstance(p, ast.Name)} | {"actor"}
+    return [p for p in found.values() if isinstance(p, ast.Name)
+            or not {n.id for n in ast.walk(p) if isinstance(n, ast.Name)
+                    and (n.id.startswith(_READS_GAME[0]) or n.id in _READS_GAME[1:])} <= alone]
 
 
 def _outside_tests(test: ast.expr) -> list[ast.expr]:
@@ -635,7 +717,11 @@ class Compiler:
                                     orelse=[], finalbody=[]))
         ref_body.append(ast.Return(_name("out")))
         refusers = self._emit(["st", "actor", "a"], ref_body, whole, hoisted)
-        return GuardFns(check, legal, guard_deps, dead, outcomes, refusers)
+        read = _game_reads([t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
+                           + [t for t, _ in outside_tests] + dom_nodes)
+        key = None if read is None else self._emit(["st", "actor"], [*pre, ast.Return(_call(KEY_NAME, read))],
+                                                   whole, hoisted)
+        return GuardFns(check, legal, guard_deps, dead, outcomes, refusers, key)
 
     def _outcomes(self, tests: list[ast.expr], outside: list[tuple[ast.expr, int]], names: list[str],
                   pre: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
@@ -1534,6 +1620,7 @@ def run_module(code: CodeType) -> dict[str, Any]:
     namespace: dict[str, Any] = {_global(b): b.impl for b in REGISTRY.values() if b.impl is not None}
     namespace[UNSET_NAME] = _UNSET
     namespace[KEPT_NAME] = _pickled
+    namespace[KEY_NAME] = _key
     namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
                                  "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs,
                                  "tuple": tuple, "map": map,  # a clause's variables kept (Compiler._kept)

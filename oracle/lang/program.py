@@ -111,6 +111,10 @@ class CompiledAction:
     outcomes: Callable[..., set[int]] | None = None
     # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first).
     refusers: Callable[..., list[int]] | None = None
+    # (st, actor) -> a tuple of the values of every part of the game its guards and choices read (see
+    # Compiler.guard_fns): equal keys, equal answers for every payload. None: its guards read the game in a
+    # way the compiler cannot name. The values may be lists, which no table can be keyed by.
+    decision_key: Callable[..., tuple[Any, ...]] | None = None
 
     @property
     def name(self) -> str:
@@ -257,7 +261,8 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]])
+                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]],
+                ns[m["key"]] if m["key"] is not None else None)
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
@@ -358,12 +363,13 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
             e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn,
-            gf.refusers.fn)
+            gf.refusers.fn, gf.key.fn if gf.key is not None else None)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
             "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
             "outcomes": gf.outcomes.name, "refusers": gf.refusers.name,
+            "key": gf.key.name if gf.key is not None else None,
             "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
