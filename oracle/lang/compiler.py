@@ -263,7 +263,10 @@ def _call(fn: str, args: list[ast.expr]) -> ast.expr:
 
 def _key(*values: Any) -> tuple[Any, ...]:
     """The values as one tuple that can key a table: a list (of lists) made a tuple (of tuples)."""
-    return tuple(_frozen(x) if isinstance(x, list) else x for x in values)
+    for x in values:
+        if x.__class__ is list:
+            return tuple(_frozen(x) if isinstance(x, list) else x for x in values)
+    return values
 
 
 def _frozen(value: list[Any]) -> tuple[Any, ...]:
