@@ -48,7 +48,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from baseline_referee import referee  # noqa: E402
+from timing import interleaved  # noqa: E402
 
 import oracle.ruleset  # noqa: E402
 from oracle.cli import main as thousand  # noqa: E402
@@ -147,18 +147,6 @@ def agree(records: Records) -> tuple[dict[str, Records], dict[str, int]]:
         tally[o[0]] += 1
         judged[o[0]].append((name, text))
     return judged, tally
-
-
-def interleaved(fns: list[Callable[[], Any]], repeat: int) -> list[float]:
-    """Each function's median CPU time, the passes taken in turn (a, b, c, a, b, c...), so a change in
-    the machine's load falls on every referee alike rather than on whichever ran then."""
-    runs: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeat):
-        for fn, times in zip(fns, runs, strict=True):
-            t = time.process_time()
-            fn()
-            times.append(time.process_time() - t)
-    return [statistics.median(times) for times in runs]
 
 
 def deals_in(records: Records) -> int:
