@@ -113,7 +113,8 @@ class CompiledAction:
     refusers: Callable[..., list[int]] | None = None
     # (st, actor) -> a tuple of the values of every part of the game its guards and choices read (see
     # Compiler.guard_fns): equal keys, equal answers for every payload. None: its guards read the game in a
-    # way the compiler cannot name. The values may be lists, which no table can be keyed by.
+    # way the compiler cannot name. Lists come as tuples; a map may still be among the values, which no
+    # table can be keyed by.
     decision_key: Callable[..., tuple[Any, ...]] | None = None
 
     @property
