@@ -478,60 +478,39 @@ class Game:
 
     def stepper(self) -> Callable[[str, int, Mapping[str, Any]], Rejection | None]:
         """:meth:`try_apply_typed` as one function for a run of actions, with what it looks up bound once:
-        valid while the game is not restored nor its tracer changed (a record's replay of one deal)."""
-        slow = self.try_apply_typed
-        if self.tracer is not None:
-            return self._counted_stepper() if isinstance(self.tracer, EffectCounter) else slow
-        st = self.st
-        v = st.v
-        quick_of = self._quick
-        settle = self._settle
-
-        def step(kind: str, seat: int, payload: Mapping[str, Any]) -> Rejection | None:
-            quick = quick_of.get(kind)
-            if quick is None or quick.phase != v["phase"] or v["game_over"] or seat != v[quick.actor_var]:
-                return slow(kind, seat, payload)
-            fn = quick.step
-            try:
-                i = fn(st, seat, payload)
-            except Exception as exc:
-                raise self._step_failed(fn, exc, kind, quick.decl.rule_id, seat) from None
-            if i != -1:  # refused before any effect ran: say why, the careful way
-                return self.check(Action(kind, seat, payload), True)
-            if v["phase"] != quick.phase:
-                settle(quick.phase)
-            return None
-
-        return step
-
-    def _counted_stepper(self) -> Callable[[str, int, Mapping[str, Any]], Rejection | None]:
-        """:meth:`stepper` for a counter that tallies (rule coverage): each action's counted step and its
-        tally, looked up the first time the action comes (a counter keeps a trigger's tally for good)."""
+        valid while the game is not restored nor its tracer changed (a record's replay of one deal). For a
+        counter that tallies (rule coverage), each action's counted step and its tally, looked up the first
+        time the action comes (a counter keeps a trigger's tally for good)."""
         slow = self.try_apply_typed
         counter = self.tracer
-        assert isinstance(counter, EffectCounter)
+        if counter is not None and not isinstance(counter, EffectCounter):
+            return slow
         st = self.st
         v = st.v
         quick_of = self._quick
         settle = self._settle
-        steps = self.rs.counting.steps
-        bound: dict[str, tuple[_QuickStep, Callable[..., int], list[int]] | None] = {}
+        bound: dict[str, tuple[_QuickStep, Callable[..., int], list[int] | None] | None] = {}
+
+        def bind(kind: str) -> tuple[_QuickStep, Callable[..., int], list[int] | None] | None:
+            quick = quick_of.get(kind)
+            if quick is None or counter is None:
+                return None if quick is None else (quick, quick.step, None)
+            tally = counter.tally(quick.trigger) if quick.trigger is not None else None
+            fn = self.rs.counting.steps.get(kind) if tally is not None else None
+            return None if fn is None else (quick, fn, tally)
 
         def step(kind: str, seat: int, payload: Mapping[str, Any]) -> Rejection | None:
             try:
                 found = bound[kind]
             except KeyError:
-                quick = quick_of.get(kind)
-                tally = counter.tally(quick.trigger) if quick is not None and quick.trigger is not None else None
-                fn = steps.get(kind) if tally is not None else None
-                found = bound[kind] = None if quick is None or tally is None or fn is None else (quick, fn, tally)
+                found = bound[kind] = bind(kind)
             if found is None:
                 return slow(kind, seat, payload)
             quick, fn, tally = found
             if quick.phase != v["phase"] or v["game_over"] or seat != v[quick.actor_var]:
                 return slow(kind, seat, payload)
             try:
-                i = fn(st, seat, payload, tally)
+                i = fn(st, seat, payload) if tally is None else fn(st, seat, payload, tally)
             except Exception as exc:
                 raise self._step_failed(fn, exc, kind, quick.decl.rule_id, seat) from None
             if i != -1:  # refused before any effect ran: say why, the careful way
