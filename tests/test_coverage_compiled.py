@@ -254,13 +254,14 @@ _PARTS = ["card not in hand", "card in hand", "suit(card) == trump", "rank(card)
 @settings(max_examples=60, deadline=None)
 @given(guards=st.lists(st.lists(st.sampled_from(_PARTS), min_size=1, max_size=3), min_size=1, max_size=5),
        joins=st.lists(st.sampled_from([" or ", " and "]), min_size=8, max_size=8),
-       chosen=st.sampled_from([{}, {"to": "[s for s in xs where s != first(xs)]"}, {"card": "hand"}]),
+       chosen=st.sampled_from([{}, {"to": "[s for s in xs where s != first(xs)]"}, {"card": "hand"},
+                               {"flag": "[true, false]"}, {"card": "hand", "flag": "[false, true]"}]),
        data=st.data())
 def test_generated_guard_chains_give_the_same_outcomes_as_checking_each_payload(guards, joins, chosen, data):
-    """The outcomes are worked out test by test as soon as the fields a test reads have a value, and a test
-    'f not in E' splits the candidates of f at once. Chains of guards made of random parts, over random
-    states and lists of candidates (some empty, some with repeats), give what the check gives payload by
-    payload."""
+    """The outcomes are worked out test by test as soon as the fields a test reads have a value, a test
+    'f not in E' splits the candidates of f at once, and a flag with choices is two branches of folded
+    tests. Chains of guards made of random parts, over random states and lists of candidates (some empty,
+    some with repeats), give what the check gives payload by payload."""
     deck = DeckShape(("9", "J", "Q", "K", "10", "A"), ("S", "C", "D", "H"))
     vars_ = {"hand": VarDecl("hand", "list[card]", "game", "game", [], False, False, "rule.hand"),
              "xs": VarDecl("xs", "list[seat]", "game", "game", [], False, False, "rule.xs"),

@@ -423,6 +423,52 @@ def _game_reads(exprs: list[ast.expr]) -> list[ast.expr] | None:
                     and (n.id.startswith(_READS_GAME[0]) or n.id in _READS_GAME[1:])} <= alone]
 
 
+def _as_condition(test: ast.expr, name: str) -> bool:
+    """Whether ``name`` is read in ``test`` only as an operand of ``and``/``or``/``not`` (as true or false)."""
+    ok: set[int] = set()
+    for node in ast.walk(test):
+        if isinstance(node, ast.BoolOp):
+            ok.update(id(v) for v in node.values)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            ok.add(id(node.operand))
+    ok.add(id(test))
+    return all(id(n) in ok for n in ast.walk(test) if isinstance(n, ast.Name) and n.id == name)
+
+
+def _fold(test: ast.expr, name: str, value: bool) -> ast.expr | None:
+    """``test`` with ``name`` standing for ``value`` (read only as a condition), folded: None when it is false
+    whatever the rest, ``True`` when true whatever the rest. The other parts keep their nodes."""
+    def fold(node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.Name) and node.id == name:
+            return ast.Constant(value=value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = fold(node.operand)
+            if isinstance(inner, ast.Constant):
+                return ast.Constant(value=not inner.value)
+            return node if inner is node.operand else ast.UnaryOp(op=ast.Not(), operand=inner)
+        if isinstance(node, ast.BoolOp):
+            is_and = isinstance(node.op, ast.And)
+            kept: list[ast.expr] = []
+            for v in node.values:
+                x = fold(v)
+                if isinstance(x, ast.Constant):
+                    if bool(x.value) != is_and:
+                        return ast.Constant(value=not is_and)  # false in an 'and', true in an 'or': settled
+                    continue  # true in an 'and', false in an 'or': says nothing
+                kept.append(x)
+            if not kept:
+                return ast.Constant(value=is_and)
+            return kept[0] if len(kept) == 1 else ast.BoolOp(op=node.op, values=kept)
+        return node
+
+    if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
+        return test
+    folded = fold(test)
+    if isinstance(folded, ast.Constant):
+        return None if not folded.value else folded
+    return folded
+
+
 def _outside_tests(test: ast.expr) -> list[ast.expr]:
     """The ``x not in E`` parts of a guard that refuses whenever any of them holds (the whole test,
     or a disjunct of it). Guards have no side effects, so past that guard ``x`` is in ``E``."""
@@ -678,7 +724,8 @@ class Compiler:
                 outside_tests.append((outside, -2 - j))
         check_body.append(ast.Return(_c(-1)))
         check = self._emit(["st", "actor", "a"], check_body, whole, hoisted)
-        outcomes = self._outcomes(tests, outside_tests, names, pre, whole, hoisted)
+        flags = {f"p_{f}" for f, t in fields if T.normalize(t) == "bool"}
+        outcomes = self._outcomes(tests, outside_tests, names, pre, whole, hoisted, flags)
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
@@ -727,7 +774,7 @@ class Compiler:
         return GuardFns(check, legal, guard_deps, dead, outcomes, refusers, key)
 
     def _outcomes(self, tests: list[ast.expr], outside: list[tuple[ast.expr, int]], names: list[str],
-                  pre: list[ast.stmt], whole: Found, hoisted: dict[str, str]) -> Fn:
+                  pre: list[ast.stmt], whole: Found, hoisted: dict[str, str], flags: set[str] | None = None) -> Fn:
         """The check asked of every payload of a product of candidate values, in one call (rule coverage
         weighs tens of candidates at every decision): ``(st, actor, values)``, ``values`` a set of candidates
         per payload field, in the action's order, gives the set of what the check gives for each payload.
@@ -739,7 +786,9 @@ class Compiler:
         never looped over. A test ``f not in E`` (the card is not in the hand) splits the candidates of
         ``f`` at once, as a set's intersection with ``E``: those outside give its refusal together, and only
         those inside go on. A part of a
-        guard that reads no field and calls something is worked out once (the listing's memo).
+        guard that reads no field and calls something is worked out once (the listing's memo). A flag read
+        only as a condition ('marriage and ...') is looped over as two branches, the rest of the chain
+        folded for each: a flag that is down leaves nothing of a test it must hold for.
 
         Its conditions are the check's own, but ``any``/``all`` over a list are not cut short: a condition
         that raises on an item the check would not reach raises here, and the caller asks the check."""
@@ -797,8 +846,17 @@ class Compiler:
                     else:  # which of them is in the list matters no more: one of them does for all
                         out.append(ast.If(test=_name(inside), body=asked(after, bound, leave), orelse=[]))
                     return out
-                out.append(ast.For(target=_name(f, True), iter=candidates[f],
-                                   body=asked(rest[at:], bound | {f}, ast.Continue()), orelse=[]))
+                body: list[ast.stmt]
+                if f in (flags or ()) and all(_as_condition(t, f) for t, _ in rest[at:]):
+                    # Each value of the flag its own branch, the tests folded for it.
+                    branches = []
+                    for value in (True, False):
+                        folded = [(t, c) for t, c in ((_fold(t, f, value), c) for t, c in rest[at:]) if t is not None]
+                        branches.append(asked(folded, bound | {f}, ast.Continue()))
+                    body = [ast.If(test=_name(f), body=branches[0], orelse=branches[1])]
+                else:
+                    body = asked(rest[at:], bound | {f}, ast.Continue())
+                out.append(ast.For(target=_name(f, True), iter=candidates[f], body=body, orelse=[]))
                 return out
             out.append(refused(-1))
             return out
