@@ -155,6 +155,7 @@ class _Weigher:
     # of that seat's legal payloads straight away (what ``domains`` asks the game for).
     number: str | None
     known: _Known | None  # its outcomes kept by the key of what its guards read, when it has one
+    plain: bool  # fixed candidates (some), weighed straight through its outcomes, for the one seat to act
 
 
 def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weigher]]:
@@ -176,9 +177,10 @@ def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weighe
         keyed = ca.decision_key is not None and ca.when is None and (number is not None or not by_legal)
         plain = {"bool": bool, "card": int, "seat": int, "int": int}
         types = tuple(plain.get(T.base(t), object) for _, t in decl.fields)
+        direct = ca.when is None and fixed[1]
         w = _Weigher(ca, by_legal, fixed, outcome_of, actor_var, tuple(f for f, _ in decl.fields),
-                     None if object in types else types, ca.when is None and fixed[1], number,
-                     _Known() if keyed else None)
+                     None if object in types else types, direct, number, _Known() if keyed else None,
+                     not by_legal and direct and actor_var is not None and bool(fixed[0]))
         by_name[name] = w
         if not is_chance(decl):
             by_phase.setdefault(decl.phase, []).append(w)
@@ -232,12 +234,20 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
     n_seats = v["n_seats"]
     for w in by_phase.get(v["phase"], ()):
         ca = w.ca
+        known = w.known if w.known is not None and not w.known.off else None
+        if w.plain and known is None:
+            # The common case (a card played): the same candidates at every decision, one seat to act.
+            seat = v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
+            if seat is not None:
+                out.update(map(w.outcome_of.__getitem__, _found(game, ca, seat, w.fixed[2], w.fixed[0])))
+                if not taken_weighed and seat == taken_seat and ca.decl.name == kind:
+                    taken_weighed = _among(payload, w, w.fixed[2])
+            continue
         if w.actor_var is not None:
             seat = v[w.actor_var]
             seats: Any = () if seat is None else (seat,)
         else:
             seats = sorted(set(v["seats"]))
-        known = w.known if w.known is not None and not w.known.off else None
         keys: dict[int, Any] = {}
         if known is not None:
             unknown = []
