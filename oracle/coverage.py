@@ -288,7 +288,7 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
         outcome_of = w.outcome_of
         for seat in seats:
             if not payloads:
-                if seat in keys and direct:
+                if seat in keys:
                     known.keep(keys[seat], frozenset(), ())  # type: ignore[union-attr]  # keys only with a table
                 continue
             if direct:

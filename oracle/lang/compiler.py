@@ -354,11 +354,24 @@ def _within(test: ast.expr, fields: set[str]) -> tuple[str, ast.expr] | None:
     return None
 
 
-# Names in guards that read the game: a state variable read into its local, the state's mapping, the seat.
-_READS_GAME = ("v_", "V", "actor")
-# Names that stand for the same thing wherever they are (the library's functions, Python's few builtins).
-_FIXED_NAMES = frozenset({"len", "any", "all", "min", "max", "sum", "range", "sorted", "abs", "tuple", "map",
-                          "list", "set", UNSET_NAME})
+# The few Python builtins the generated module may call.
+_MODULE_BUILTINS: dict[str, Any] = {
+    "list": list, "range": range, "len": len, "sum": sum, "any": any, "all": all, "min": min, "max": max,
+    "sorted": sorted, "abs": abs,
+    "tuple": tuple, "map": map,  # a clause's variables kept (Compiler._kept)
+    "Exception": Exception,  # caught in an action's refusers (see guard_fns)
+    "set": set}  # the outcomes an action's candidates give (Compiler._outcomes)
+
+
+def _reads_game(name: str) -> bool:
+    """Whether a name in a guard reads the game: a state variable read into its local, the state's mapping,
+    the seat."""
+    return name.startswith("v_") or name in ("V", "actor")
+
+
+def _same_everywhere(name: str) -> bool:
+    """Whether a name stands for the same thing wherever it is: the library's functions, the builtins."""
+    return name.startswith("b_") or name in _MODULE_BUILTINS or name == UNSET_NAME
 
 
 def _game_reads(exprs: list[ast.expr]) -> list[ast.expr] | None:
@@ -406,10 +419,10 @@ def _game_reads(exprs: list[ast.expr]) -> list[ast.expr] | None:
         names = free(node)
         if names is None:
             return False
-        reads = {n for n in names if n.startswith(_READS_GAME[0]) or n in _READS_GAME[1:]}
+        reads = {n for n in names if _reads_game(n)}
         if not reads:
             return True  # a constant, a function: the same everywhere
-        if isinstance(node, ast.expr) and all(n in reads or n in _FIXED_NAMES or n.startswith("b_") for n in names):
+        if isinstance(node, ast.expr) and all(n in reads or _same_everywhere(n) for n in names):
             found.setdefault(ast.dump(node), node)
             return True
         return all(visit(child) for child in ast.iter_child_nodes(node))
@@ -420,7 +433,7 @@ def _game_reads(exprs: list[ast.expr]) -> list[ast.expr] | None:
     alone = {p.id for p in found.values() if isinstance(p, ast.Name)} | {"actor"}
     return [p for p in found.values() if isinstance(p, ast.Name)
             or not {n.id for n in ast.walk(p) if isinstance(n, ast.Name)
-                    and (n.id.startswith(_READS_GAME[0]) or n.id in _READS_GAME[1:])} <= alone]
+                    and _reads_game(n.id)} <= alone]
 
 
 def _as_condition(test: ast.expr, name: str) -> bool:
@@ -1682,11 +1695,7 @@ def run_module(code: CodeType) -> dict[str, Any]:
     namespace[UNSET_NAME] = _UNSET
     namespace[KEPT_NAME] = _pickled
     namespace[KEY_NAME] = _key
-    namespace["__builtins__"] = {"list": list, "range": range, "len": len, "sum": sum, "any": any,
-                                 "all": all, "min": min, "max": max, "sorted": sorted, "abs": abs,
-                                 "tuple": tuple, "map": map,  # a clause's variables kept (Compiler._kept)
-                                 "Exception": Exception,  # caught in an action's refusers (see guard_fns)
-                                 "set": set}  # the outcomes an action's candidates give (Compiler._outcomes)
+    namespace["__builtins__"] = dict(_MODULE_BUILTINS)
     # The module holds only function definitions built from checked trees.
     exec(code, namespace)
     return namespace
