@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .candidates import BEFORE_PAYLOAD, candidates, domains, fixed_domains, int_candidates, payloads_of
 from .cards import NOTATION_PARAMS
-from .conform.candidates import BEFORE_PAYLOAD, candidates, domains, fixed_domains, int_candidates, payloads_of
 from .engine import Action, Game, Rejection
 from .lang import types as T
 from .lang.program import CompiledAction

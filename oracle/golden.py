@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .candidates import candidates as _candidates
 from .cards import notation
-from .conform.candidates import candidates as _candidates
 from .coverage import Coverage, cover_record
 from .engine import Action, Game, play_random
 from .lang import types as T

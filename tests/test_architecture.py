@@ -7,6 +7,8 @@ interpreter, records, and their users. Imports inside functions count as much as
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,13 @@ def test_the_test_data_generator_is_outside_the_production_chain():
     assert {u for u, deps in IMPORTS.items() if "golden" in deps} == {"cli"}
     assert "cli" not in IMPORTS.get("docgen", set())
     assert "golden" not in IMPORTS.get("conform", set())
+
+
+def test_reading_and_weighing_records_loads_neither_the_harness_nor_hypothesis():
+    # validate and coverage start once per run and per worker: the harness and Hypothesis are a fifth of a
+    # second of imports that neither needs (coverage's candidates live with the interpreter for this).
+    code = ("import sys, oracle.batch, oracle.coverage, oracle.records; "
+            "print(sorted(m for m in sys.modules if m == 'hypothesis' or m.startswith('oracle.conform')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT.parent).stdout
+    assert out.strip() == "[]"

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from positions import GOLDEN, TRADING
 
 from oracle import Game, load_ruleset, play_random
-from oracle.conform.candidates import candidates, checked, domains
+from oracle.candidates import candidates, checked, domains
 from oracle.engine import Action, EffectCounter
 from oracle.lang.compiler import Compiler, Env, Scope, VarDecl
 from oracle.lang.program import Effect

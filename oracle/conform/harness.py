@@ -40,6 +40,7 @@ from hypothesis import seed as hseed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from ..candidates import checked
 from ..cards import notation
 from ..engine import Action, EffectCounter, Game, IllegalAction, Rejection, play_random
 from ..lang import types as T
@@ -50,7 +51,6 @@ from ..records.blame import Force, Write, trace
 from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, load_ruleset
 from ..state import Position
-from .candidates import checked
 from .decision import Decisions, Judge, Observation, Probe
 from .engines import EngineAdapter, EngineFailure, check_capabilities, state_keys
 from .rare import rarer

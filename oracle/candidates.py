@@ -1,4 +1,6 @@
-"""Candidate actions of one kind, legal or not: what the harness offers an engine to see that it refuses.
+"""Candidate actions of one kind, legal or not: what the conformance harness offers an engine to see that it
+refuses, and what coverage weighs at each decision of a record. It sits with the interpreter, not with either
+user, so that coverage does not load the harness (and Hypothesis with it) to read a record.
 
 For each field of the action a small domain is tried: every card, both booleans, every seat,
 and for numbers the legal values with near misses around them (one off, a step off, far off).
@@ -11,9 +13,9 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine import Action, Game
-from ..lang import types as T
-from ..ruleset import Ruleset
+from .engine import Action, Game
+from .lang import types as T
+from .ruleset import Ruleset
 
 
 @functools.lru_cache(maxsize=4096)
