@@ -300,6 +300,8 @@ _STATEMENTS = ["score += 1", "score -= 2", "score = score + 0", "score = len(pil
                "move(3, pile, other)", "move(3, other, pile)", "clear(pile)", "move_all(pile, other)",
                "append(hand[0], 2)", "move(2, hand[0], hand[1])", "fill(flags, true)", "flags[0] = true",
                "counts[1] += 1", "counts[0] = counts[0] + 1", "append(other, 3)", "clear(other)", "pile = other",
+               "pile = hand[0]", "hand[1] = other", "pile = first(hand)",
+               "if score >= 0 then let l = other\npile = l end",
                "if score > 1 then append(other, 4) else score += 1 end", "if len(pile) > 0 then clear(pile) end",
                "if flags[0] then counts[0] += 1 end", "for s in [0, 1] do clear(hand[s]) end"]
 
@@ -330,6 +332,17 @@ def test_a_list_added_to_under_one_name_and_emptied_under_another_did_not_change
     tally = [0, 0]
     alone(SimpleNamespace(v=dict(v, pile=[]), set_by={}, rng=random.Random(1)), 0, {}, tally)
     assert tally == [1, 1]
+
+
+def test_a_list_stored_under_a_second_name_and_changed_through_it_changed_the_first():
+    """'pile = other' leaves one list under two names: emptying it through the new name changes 'other',
+    though 'pile' is as empty after as before (found by the generated clauses below)."""
+    for clause in (["pile = other", "clear(pile)"], ["pile = first(hand)", "clear(pile)"]):
+        fn = _counted_clause(clause)
+        v = {"score": 0, "pile": [], "other": [0], "hand": [[0], []], "flags": [False], "counts": [0, 0]}
+        tally = [0, 0]
+        fn(SimpleNamespace(v=v, set_by={}, rng=random.Random(1)), 0, {}, tally)
+        assert v["pile"] == [] and tally == [1, 1], clause
 
 
 @settings(max_examples=80, deadline=None)

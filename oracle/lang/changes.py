@@ -85,8 +85,11 @@ class ClauseWrites:
         if isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             # V['x'] = ... gives x a new value; V['x'][i] = ... changes the list V['x'] in place.
-            return [s for t in targets
-                    for s in self._site(t, t.value if isinstance(t, ast.Subscript) and var_of(t.value) else None)]
+            sites = [s for t in targets
+                     for s in self._site(t, t.value if isinstance(t, ast.Subscript) and var_of(t.value) else None)]
+            # V['x'] = V['y'] (or an item of it): y's list is now x's too, and changes with it.
+            return sites + [_Site(var, None) for part in ast.walk(node.value) if isinstance(part, ast.Subscript)
+                            and (var := var_of(part)) is not None and T.is_list(self._type_of(part) or "")]
         if isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Attribute):

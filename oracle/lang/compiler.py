@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
-import pickle
+import marshal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -274,8 +274,10 @@ def _frozen(value: list[Any]) -> tuple[Any, ...]:
 
 
 def _pickled(value: Any) -> bytes:
-    """A value as bytes that compare equal exactly when the values do, however deep its lists."""
-    return pickle.dumps(value, 5)
+    """A value as bytes that compare equal exactly when the values do, however deep its lists. Marshal's
+    version 2 writes every list out in full: one list under two names is two equal lists, where pickle would
+    write a reference, and bytes of equal values would differ by where a list is shared."""
+    return marshal.dumps(value, 2)
 
 
 _RANGE = _global(REGISTRY["range"])  # the library's range, which the generated code calls by this name
@@ -568,8 +570,10 @@ class Found:
         self.opaque |= part.opaque
 
     def changes(self) -> set[str] | None:
-        """Every state variable the piece may change, or None when it may change one it cannot name."""
-        return None if self.opaque else self.writes | self.changed
+        """Every state variable the piece may change, or None when it may change one it cannot name. A
+        variable changed in place and given a new value too may have changed a list the game also holds
+        under another name, which its own value after no longer shows."""
+        return None if self.opaque or self.writes & self.changed else self.writes | self.changed
 
     @staticmethod
     def union(parts: list[Found]) -> Found:
@@ -1099,6 +1103,15 @@ class Translator:
                 self.found.absorb(value.found)
                 if not T.compatible(ttype, v.type):
                     raise self.error(target.meta, f"cannot store {v.type} in '{_target_text(target)}' of type {ttype}")
+                if T.is_list(ttype):
+                    # The list stored may be one the game holds under another name, which a change in place
+                    # through this name then changes too: that name may change, or, unnamed (a local's list
+                    # or an item of it), anything may. A list built here (a literal, a sum, a sorted copy)
+                    # is nobody else's.
+                    if v.var is not None:
+                        self.found.changed.add(v.var)
+                    elif isinstance(v.node, (ast.Name, ast.Subscript)) and not _a_field(t.children[1], scope):
+                        self.found.opaque = True
                 out: list[ast.stmt] = [ast.Assign(targets=[node], value=v.node)]
                 name = str(target.children[0])
                 if len(target.children) == 1 and name in BLAMED_VARS and scope.lookup(name) is None:
@@ -1486,8 +1499,12 @@ class Translator:
         if b.renews_vars:
             self.found.opaque = True
         rtype = b.returns
+        item_of: Val | None = None
         if rtype.startswith("elem:"):
-            rtype = T.elem(checked[int(rtype[5:])].type)
+            item_of = checked[int(rtype[5:])]
+            rtype = T.elem(item_of.type)
+            if T.is_list(rtype) and item_of.var is None:
+                self.found.opaque = True  # a list out of a list not named: it may be one the game holds
         elif rtype.startswith("arg:"):
             rtype = checked[int(rtype[4:])].type
         if b.kind == "pure" and b.impl is not None and checked and all(v.const for v in checked) \
@@ -1504,7 +1521,7 @@ class Translator:
             inlined = b.inline(self.env.deck, [_as_list(v.node) if isinstance(v.node, ast.Tuple) else v.node
                                                for v in checked])
             if inlined is not None:
-                return Val(inlined, rtype)
+                return Val(inlined, rtype, var=item_of.var if item_of is not None else None)
         if b.name == "mark" and checked and checked[0].const and checked[0].value not in self.env.marks:
             raise self.error(args.children[0].meta if args else name,
                              f"mark {checked[0].value!r} is not declared in any rule's 'marks'"
@@ -1512,7 +1529,9 @@ class Translator:
         call_args = [v.node for v in checked]
         if b.kind in ("engine", "random"):
             call_args = [_name("st"), *call_args]
-        return Val(ast.Call(func=_name(_global(b)), args=call_args, keywords=[]), rtype)
+        # An item of a list is a part of the variable the list is (the first pile of tricks is the piles').
+        return Val(ast.Call(func=_name(_global(b)), args=call_args, keywords=[]), rtype,
+                   var=item_of.var if item_of is not None else None)
 
     def _call_define(self, d: Define, name: Token, args: Tree | None, scope: Scope) -> Val:
         vals: list[tuple[Tree, Val, int]] = []
@@ -1671,6 +1690,14 @@ def _target_text(t: Tree) -> str:
 
 def _procedures() -> list[str]:
     return [n for n, b in REGISTRY.items() if b.kind in ("procedure", "engine")]
+
+
+def _a_field(t: Any, scope: Scope) -> bool:
+    """Whether an expression is a field of the action's payload, named alone (the caller's, not the game's)."""
+    if not (isinstance(t, Tree) and t.data == "name"):
+        return False
+    b = scope.lookup(str(t.children[0]))
+    return b is not None and b[0] == "payload"
 
 
 def _scope_names(scope: Scope) -> set[str]:
