@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,8 +148,6 @@ class _Weigher:
     fixed: Payloads  # the candidates, when no field is a number; empty otherwise
     outcome_of: dict[int, Outcome]  # -1: allowed; i: guard i forbade it; -2 - j: field j outside its choices
     actor_var: str | None  # the engine variable naming the one seat that may act; None: any seat may
-    fields: tuple[str, ...]  # the payload's fields, in the order of the values the outcomes take
-    types: tuple[type, ...] | None  # each field's Python type (a flag's bool, a card's or a seat's int), if plain
     # No 'when' and well-typed candidates: a seat the action is open to goes straight to the compiled outcomes.
     direct: bool
     # An action of one number, no 'when', taken by one seat: its candidates are made from its compiled listing
@@ -156,10 +155,32 @@ class _Weigher:
     number: str | None
     known: _Known | None  # its outcomes kept by the key of what its guards read, when it has one
     plain: bool  # fixed candidates (some), weighed straight through its outcomes, for the one seat to act
+    # What each set of results of its compiled outcomes stands for: a few sets come back at every decision.
+    named: dict[frozenset[int], frozenset[Outcome]] = field(default_factory=dict)
+
+    def outcomes_of(self, found: set[int]) -> frozenset[Outcome]:
+        """The outcomes the compiled ``outcomes`` gave (its results, see ``outcome_of``)."""
+        key = frozenset(found)
+        hit = self.named.get(key)
+        if hit is None:
+            if len(self.named) >= _Known.LIMIT:
+                self.named.clear()
+            hit = self.named[key] = frozenset(map(self.outcome_of.__getitem__, key))
+        return hit
 
 
-def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weigher]]:
-    """Every action's weigher by phase (chance actions have no candidates) and by name."""
+@dataclass(frozen=True, eq=False)
+class _Weighing:
+    """Every action's weigher of one ruleset: by phase (chance actions have no candidates), by name, and
+    the phases where one plain action is all there is to weigh (a card played), which go a short way."""
+
+    by_phase: dict[str, tuple[_Weigher, ...]]
+    by_name: dict[str, _Weigher]
+    solo: dict[str, _Weigher]
+
+
+def _weighers(rs: Ruleset) -> _Weighing:
+    """Every action's weigher, made once per ruleset."""
     by_phase: dict[str, list[_Weigher]] = {}
     by_name: dict[str, _Weigher] = {}
     for name, ca in rs.compiled.actions.items():
@@ -175,16 +196,14 @@ def _weighers(rs: Ruleset) -> tuple[dict[str, list[_Weigher]], dict[str, _Weighe
         number = (decl.fields[0][0] if len(decl.fields) == 1 and T.base(decl.fields[0][1]) == "int"
                   and ca.when is None and actor_var is not None and (decl.sample is None or decl.choices) else None)
         keyed = ca.decision_key is not None and ca.when is None and (number is not None or not by_legal)
-        plain = {"bool": bool, "card": int, "seat": int, "int": int}
-        types = tuple(plain.get(T.base(t), object) for _, t in decl.fields)
         direct = ca.when is None and fixed[1]
-        w = _Weigher(ca, by_legal, fixed, outcome_of, actor_var, tuple(f for f, _ in decl.fields),
-                     None if object in types else types, direct, number, _Known() if keyed else None,
+        w = _Weigher(ca, by_legal, fixed, outcome_of, actor_var, direct, number, _Known() if keyed else None,
                      not by_legal and direct and actor_var is not None and bool(fixed[0]))
         by_name[name] = w
         if not is_chance(decl):
             by_phase.setdefault(decl.phase, []).append(w)
-    return by_phase, by_name
+    solo = {phase: ws[0] for phase, ws in by_phase.items() if len(ws) == 1 and ws[0].plain}
+    return _Weighing({phase: tuple(ws) for phase, ws in by_phase.items()}, by_name, solo)
 
 
 def _taken(game: Game, kind: str, seat: int, payload: Mapping[str, Any], w: _Weigher | None) -> Outcome:
@@ -217,31 +236,43 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
 
 
 def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> set[Outcome]:
-    """:func:`decision_outcomes` of the action of these parts (a record's replay makes no action of them).
+    """:func:`decision_outcomes` of the action of these parts (a record's replay makes no action of them):
+    the outcomes of the candidates (:func:`weighed`) and of the action itself."""
+    out = set(weighed(game, game.rs.derived(_weighers)))
+    out.add(_taken(game, kind, seat, payload, game.rs.derived(_weighers).by_name.get(kind)))
+    return out
+
+
+_NOTHING: frozenset[Outcome] = frozenset()
+
+
+def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
+    """The outcomes of every candidate at this point of the game, of each action of its phase (not those of
+    the action taken, which a replay's own check gives).
 
     An action whose guards and choices read only parts of the game the compiler can name
     (``CompiledAction.decision_key``) gives, for a seat, the same outcomes wherever those parts have the
     same values: they are kept by that key, and asked again only for a key not seen yet (a bid over 120
     with no marriage in hand, say). See :class:`_Known`."""
-    taken_seat = seat
-    by_phase, by_name = game.rs.derived(_weighers)
     st = game.st
     v = st.v
     if v["game_over"]:
-        return {_taken(game, kind, seat, payload, by_name.get(kind))}
+        return _NOTHING
+    phase = v["phase"]
+    w = weighing.solo.get(phase)
+    if w is not None and (w.known is None or w.known.off):
+        # The common case (a card played): the same candidates at every decision, one seat to act.
+        seat = v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
+        return _NOTHING if seat is None else w.outcomes_of(_found(game, w.ca, seat, w.fixed[2], w.fixed[0]))
     out: set[Outcome] = set()
-    taken_weighed = False  # the action taken was among the candidates weighed straight through the outcomes
     n_seats = v["n_seats"]
-    for w in by_phase.get(v["phase"], ()):
+    for w in weighing.by_phase.get(phase, ()):
         ca = w.ca
         known = w.known if w.known is not None and not w.known.off else None
         if w.plain and known is None:
-            # The common case (a card played): the same candidates at every decision, one seat to act.
             seat = v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
             if seat is not None:
-                out.update(map(w.outcome_of.__getitem__, _found(game, ca, seat, w.fixed[2], w.fixed[0])))
-                if not taken_weighed and seat == taken_seat and ca.decl.name == kind:
-                    taken_weighed = _among(payload, w, w.fixed[2])
+                out |= w.outcomes_of(_found(game, ca, seat, w.fixed[2], w.fixed[0]))
             continue
         if w.actor_var is not None:
             seat = v[w.actor_var]
@@ -257,12 +288,8 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
                 if hit is None:
                     unknown.append(seat)
                     keys[seat] = key
-                    continue
-                outs, values = hit
-                out |= outs
-                if (not taken_weighed and seat == taken_seat and ca.decl.name == kind and values
-                        and _among(payload, w, values)):
-                    taken_weighed = True
+                else:
+                    out |= hit
             if not unknown:
                 continue
             seats = unknown
@@ -285,20 +312,16 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
                 found = _payloads(ca, tuple((f, tuple(dom)) for f, dom in doms), n_seats)
             payloads, typed, values = found
             direct = typed and ca.when is None
-        outcome_of = w.outcome_of
         for seat in seats:
             if not payloads:
                 if seat in keys:
-                    known.keep(keys[seat], frozenset(), ())  # type: ignore[union-attr]  # keys only with a table
+                    known.keep(keys[seat], _NOTHING)  # type: ignore[union-attr]  # keys only with a table
                 continue
             if direct:
-                weighed = set(map(outcome_of.__getitem__, _found(game, ca, seat, values, payloads)))
-                out |= weighed
+                these = w.outcomes_of(_found(game, ca, seat, values, payloads))
+                out |= these
                 if seat in keys:
-                    known.keep(keys[seat], frozenset(weighed), values)  # type: ignore[union-attr]
-                if (not taken_weighed and seat == taken_seat and ca.decl.name == kind
-                        and _among(payload, w, values)):
-                    taken_weighed = True
+                    known.keep(keys[seat], these)  # type: ignore[union-attr]
                 continue
             # A seat the action is not open to now is refused before its payload is read; the action's
             # seats are those that may act, so nothing else refuses a seat before its payload.
@@ -312,9 +335,7 @@ def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) ->
                     r = game.check(Action(ca.decl.name, seat, p))
                     out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
                 continue
-            out.update(map(outcome_of.__getitem__, _found(game, ca, seat, values, rest)))
-    if not taken_weighed:
-        out.add(_taken(game, kind, taken_seat, payload, by_name.get(kind)))
+            out |= w.outcomes_of(_found(game, ca, seat, values, rest))
     return out
 
 
@@ -332,7 +353,7 @@ class _Known:
     __slots__ = ("asked", "hits", "off", "table")
 
     def __init__(self) -> None:
-        self.table: dict[Any, tuple[frozenset[Outcome], tuple[frozenset[Any], ...]]] = {}
+        self.table: dict[Any, frozenset[Outcome]] = {}
         self.asked = 0
         self.hits = 0
         self.off = False
@@ -345,7 +366,7 @@ class _Known:
         except Exception:
             return None  # the careful way words the rule's runtime error
 
-    def get(self, key: Any) -> tuple[frozenset[Outcome], tuple[frozenset[Any], ...]] | None:
+    def get(self, key: Any) -> frozenset[Outcome] | None:
         self.asked += 1
         try:
             hit = self.table.get(key)
@@ -358,12 +379,12 @@ class _Known:
             self._stop()
         return hit
 
-    def keep(self, key: Any, outs: frozenset[Outcome], values: tuple[frozenset[Any], ...]) -> None:
+    def keep(self, key: Any, outs: frozenset[Outcome]) -> None:
         if self.off:
             return
         if len(self.table) >= self.LIMIT:
             self.table.clear()
-        self.table[key] = (outs, values)
+        self.table[key] = outs
 
     def _stop(self) -> None:
         self.off = True
@@ -375,18 +396,6 @@ def _number_payloads(ca: CompiledAction, field: str, legal: tuple[int, ...], n_s
     """The candidates of an action of one number, from its legal values (a few lists come back again and
     again: a bid's, a contract's), as :func:`domains` makes them."""
     return _payloads(ca, ((field, int_candidates(legal)),), n_seats)
-
-
-def _among(payload: Mapping[str, Any], w: _Weigher, values: tuple[frozenset[Any], ...]) -> bool:
-    """Whether a payload is one of the product of ``values`` (a set per field of ``w``'s action): each of
-    its values among its field's, and of the field's type (a flag is not the number 1)."""
-    if w.types is None or len(payload) != len(w.fields):
-        return False
-    for f, t, dom in zip(w.fields, w.types, values, strict=True):
-        x = payload.get(f)
-        if type(x) is not t or x not in dom:
-            return False
-    return True
 
 
 def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[frozenset[Any], ...],
@@ -407,11 +416,46 @@ def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[frozenset[An
 
 
 def counted_replay(rec: RecordFile, counts: RuleCounts, ruleset: str | None,
-                   decide: Callable[[Game, str, int, Mapping[str, Any]], None]) -> Verdict:
+                   decide: Callable[[Game, str, int, Mapping[str, Any]], None],
+                   checked: Callable[[Rejection | None], None] | None = None) -> Verdict:
     """The one replay coverage makes of a record: every effect counted, ``decide`` called with the parts of
-    each action (kind, seat, payload) before it is checked. Up to its first violation, as validation stops
-    there."""
-    return judge(rec, ruleset, all_errors=False, counts=counts, decision_parts=decide).verdict
+    each action (kind, seat, payload) before it is checked, and ``checked`` with what the check found. Up
+    to its first violation, as validation stops there."""
+    return judge(rec, ruleset, all_errors=False, counts=counts, decision_parts=decide, checked=checked).verdict
+
+
+class _Decisions:
+    """What coverage counts at each decision of one record's replay: the outcomes of the candidates weighed
+    before the action is checked, with the action's own outcome from the replay's check of it (so it is
+    never checked twice); with no alternatives, that outcome alone."""
+
+    __slots__ = ("actions", "alternatives", "counts", "kind", "pending", "rs", "weighing")
+
+    def __init__(self, counts: RuleCounts, alternatives: bool) -> None:
+        self.counts = counts
+        self.alternatives = alternatives
+        self.rs: Ruleset | None = None
+        self.weighing: _Weighing | None = None
+        self.actions: dict[str, CompiledAction] = {}
+        self.kind = ""
+        self.pending: AbstractSet[Outcome] = _NOTHING
+
+    def before(self, game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> None:
+        if game.rs is not self.rs:
+            self.rs = game.rs
+            self.weighing = game.rs.derived(_weighers)
+            self.actions = game.rs.compiled.actions
+        self.kind = kind
+        if self.alternatives:
+            self.pending = weighed(game, self.weighing)  # type: ignore[arg-type]  # set just above
+
+    def after(self, rejection: Rejection | None) -> None:
+        ca = self.actions[self.kind]
+        taken = (ca, None, None) if rejection is None else (ca, rejection.rule_id, rejection.reason)
+        outs = self.pending
+        if taken not in outs:
+            outs = outs | {taken}
+        self.counts.decision_of(outs)
 
 
 def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alternatives: bool = True) -> Verdict:
@@ -419,19 +463,14 @@ def cover_record(rec: RecordFile, cov: Coverage, ruleset: str | None = None, alt
     forbidden at each decision (see ``decision_checks``). Without, only the recorded actions are checked."""
     from .ruleset import load_ruleset
 
-    def decide(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> None:
-        if alternatives:
-            cov.counts.decision_of(outcomes_at(game, kind, seat, payload))
-        else:
-            cov.counts.check(game.rs.compiled.actions[kind], game.check(Action(kind, seat, payload), typed=True))
-
     data = rec.data
     overlays = list(data.get("overlays") or [])
     try:
         rs = load_ruleset(ruleset or data["ruleset"], overlays, data.get("params") or None)
     except Exception:
         rs = None
-    verdict = counted_replay(rec, cov.counts, ruleset, decide)
+    decisions = _Decisions(cov.counts, alternatives)
+    verdict = counted_replay(rec, cov.counts, ruleset, decisions.before, decisions.after)
     cov.files += 1
     if rs is not None and verdict.error is None:
         cov.add_ruleset(rs, overlays)

@@ -11,6 +11,7 @@ the situation, which both ran and fired. A rule never fires more often than it r
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .engine import EffectCounter, Rejection
@@ -113,7 +114,7 @@ class RuleCounts(EffectCounter):
                                                                             rejection.reason)
                           for action, rejection in checks})
 
-    def decision_of(self, outcomes: set[Outcome]) -> None:
+    def decision_of(self, outcomes: AbstractSet[Outcome]) -> None:
         """:meth:`decision` given the distinct outcomes of the checks made at one point."""
         key = frozenset(outcomes)
         hit = self._decisions.get(key)

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from oracle.cards import notation
+from oracle.cards import NOTATION_PARAMS, notation
 from oracle.cli import main
 from oracle.coverage import Coverage, cover_record, decision_checks, decision_outcomes
 from oracle.engine import Action, Game, play_random
 from oracle.records import RECORD_RULE, judge, load_record, read_record, validate_record
-from oracle.ruleset import load_library, load_ruleset
+from oracle.rulecounts import RuleCounts
+from oracle.ruleset import DECK_PARAMS, SEATS_PARAM, load_library, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -287,6 +288,37 @@ def test_coverage_weighs_every_candidate_as_game_check_does_at_every_decision_of
         seen["refusals"] |= {reason for _, _, reason in careful}
     validate_record(read_record(path), decisions=look)
     assert seen["points"] > 50 and {"not-available", "must-follow-suit", "bad-step"} <= seen["refusals"]
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "mekedron-polish", "two-trading"])
+def test_coverage_counts_each_decision_as_the_careful_checks_of_every_candidate_and_the_action_do(
+        ruleset: str, tmp_path: Path) -> None:
+    """Coverage takes the action's own outcome from the replay's check of it, after weighing the candidates
+    before it: the counts are those of checking every candidate and the action through Game.check at each
+    decision, for a whole record and for one cut at a refused action (counted up to it, the refusal too)."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--ruleset", ruleset, "--seed", "5", "--max-deals", "4", "--out", str(path)]) == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    wrong = copy.deepcopy(data)
+    deal = wrong["deals"][1]
+    # The deal's last action taken by the next seat: out of turn.
+    last = deal["actions"][-1]
+    seats = list(data["players"])
+    last["seat"] = seats[(seats.index(last["seat"]) + 1) % len(seats)]
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong), encoding="utf-8")
+    for record in (path, tmp_path / "wrong.json"):
+        careful = RuleCounts()
+        verdict = judge(read_record(record), counts=careful,
+                        decisions=lambda game, action, counts=careful: counts.decision(decision_checks(game, action))
+                        ).verdict
+        quick = Coverage()
+        assert cover_record(read_record(record), quick).valid == verdict.valid
+        rs = load_ruleset(ruleset)
+        for pname in (*DECK_PARAMS, SEATS_PARAM, *NOTATION_PARAMS):  # what reading a record uses, as coverage counts
+            if pname in rs.resolved.params:
+                careful.reading(rs.resolved.params[pname].rule_id)
+        assert (quick.counts.ran, quick.counts.fired) == (careful.ran, careful.fired), record.name
+    assert not verdict.valid  # the second record was cut at its refusal
 
 
 def test_coverage_in_parallel_processes_counts_exactly_what_one_process_counts(

@@ -113,9 +113,10 @@ class Replayer:
         self._scored_before = 0
         self.to_the_end = False  # the replay went through every deal of the record
         self.tracer_hook: Tracer | EffectCounter | None = None  # set by rule coverage
-        # Rule coverage: called with the game and each action read, before the action is checked.
-        # Called with the game and each action's parts (kind, seat, payload) before it is checked.
+        # Rule coverage: called with the game and each action's parts (kind, seat, payload) before the action
+        # is checked, and then with what its check found (the refusal, or None: it was applied).
         self.decision_hook: Callable[[Game, str, int, Mapping[str, Any]], None] | None = None
+        self.checked_hook: Callable[[Rejection | None], None] | None = None
 
     @property
     def applied_by_deal(self) -> list[list[Action]]:
@@ -284,6 +285,7 @@ class Replayer:
         fast = self.codec.fast_parts
         try_apply = game.stepper()
         hook = self.decision_hook
+        checked = self.checked_hook
         while True:
             # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
             # A chance action can only appear when the phase changes, so look only then.
@@ -324,6 +326,8 @@ class Replayer:
                 if hook is not None:
                     hook(game, *parts)
                 rej = try_apply(*parts)
+                if checked is not None:
+                    checked(rej)
                 if rej is None:
                     applied.append(parts)
                     if len(sheet) > sheet_before:
@@ -407,6 +411,8 @@ class Replayer:
         if self.decision_hook is not None:
             self.decision_hook(game, action.kind, action.seat, action.payload)
         rej = game.try_apply(action, typed=True)
+        if self.checked_hook is not None:
+            self.checked_hook(rej)
         if rej is not None:
             self.refused(game, action, rej, deal, index, where)
             return False

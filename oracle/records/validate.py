@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Action, Game
+from ..engine import Action, Game, Rejection
 from ..errors import InputError, OracleError, RuleRuntimeError
 from ..rulecounts import RuleCounts
 from ..ruleset import Ruleset, RulesetRequest
@@ -38,14 +38,16 @@ def judge(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_erro
           counts: RuleCounts | None = None, cache: dict[RulesetRequest, Ruleset] | None = None, *,
           rules: Ruleset | None = None, decisions: Callable[[Game, Action], None] | None = None,
           locator: Locator | None = None, name: str = "<record>",
-          decision_parts: Callable[[Game, str, int, Mapping[str, Any]], None] | None = None) -> Judgement:
+          decision_parts: Callable[[Game, str, int, Mapping[str, Any]], None] | None = None,
+          checked: Callable[[Rejection | None], None] | None = None) -> Judgement:
     """Replay a record (as read, or as data with an optional locator) and judge it.
 
     ``ruleset`` names the ruleset to judge by in place of the record's own; ``rules`` gives one already
     resolved (say, from another rule tree). ``counts``, if given, counts every effect that ran and fired;
     ``decisions``, if given, is called with the game and each action before it is checked (rule coverage
     counts the checks there); ``decision_parts`` is the same with the action's kind, seat and payload, no
-    action made of them.
+    action made of them; ``checked``, if given, is called after each action's check with what it found (the
+    refusal, or None: the action was applied), so that a hook need not check the action itself.
     """
     if not isinstance(rec, RecordFile):
         try:
@@ -63,6 +65,7 @@ def judge(rec: RecordFile | dict[str, Any], ruleset: str | None = None, all_erro
             r.decision_hook = lambda game, kind, seat, payload: told(game, Action(kind, seat, payload))
         elif decision_parts is not None:
             r.decision_hook = decision_parts
+        r.checked_hook = checked
         r.run()
     except InputError as exc:
         return Judgement(Verdict(rec.path, False, asked, error=exc), r)
