@@ -283,11 +283,11 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
         if known is not None:
             unknown = []
             for seat in seats:
-                key = known.key(ca, st, seat, n_seats)
-                hit = known.get(key) if key is not None else None
+                key, hit = known.find(ca, st, seat, n_seats)
                 if hit is None:
                     unknown.append(seat)
-                    keys[seat] = key
+                    if key is not None:
+                        keys[seat] = key
                 else:
                     out |= hit
             if not unknown:
@@ -358,26 +358,24 @@ class _Known:
         self.hits = 0
         self.off = False
 
-    def key(self, ca: CompiledAction, st: Any, seat: int, n_seats: int) -> Any:
-        """The seat's key now, or None when there is none to use (the key function raised)."""
-        assert ca.decision_key is not None
+    def find(self, ca: CompiledAction, st: Any, seat: int, n_seats: int) -> tuple[Any, frozenset[Outcome] | None]:
+        """The seat's key now (None when there is none to use: the key function raised), and the outcomes kept
+        for it (None when there are none yet)."""
         try:
-            return (seat, n_seats, ca.decision_key(st, seat))
+            key = (seat, n_seats, ca.decision_key(st, seat))  # type: ignore[misc]  # only actions with a key
         except Exception:
-            return None  # the careful way words the rule's runtime error
-
-    def get(self, key: Any) -> frozenset[Outcome] | None:
+            return None, None  # the careful way words the rule's runtime error
         self.asked += 1
         try:
             hit = self.table.get(key)
         except TypeError:  # a value that cannot key a table
             self._stop()
-            return None
+            return None, None
         if hit is not None:
             self.hits += 1
         elif self.asked == self.TRIAL and self.hits * 2 < self.asked:
             self._stop()
-        return hit
+        return key, hit
 
     def keep(self, key: Any, outs: frozenset[Outcome]) -> None:
         if self.off:
