@@ -26,8 +26,8 @@ the compiler learnt about each function: which rules it depends on, which variab
 - **A cold start is silent**: when there is no entry, or it cannot be used, the files are read as
   usual and an entry is written (atomically: a temporary file, then a rename) if the directory is
   usable; any failure to write is ignored.
-- **Bounded**: the 16 most recently used entries of each kind are kept (``THOUSAND_CACHE_KEEP`` sets
-  another number of compiled rulesets, the small entries), older ones deleted when one is written. An
+- **Bounded**: the 128 most recently used compiled rulesets (``THOUSAND_CACHE_KEEP`` sets another number)
+  and the 16 most recently used entries of each other kind are kept, older ones deleted when one is written. An
   entry read is marked used (its modification time), so the rulesets a user keeps asking for outlast a
   run of one-off ones.
 - ``THOUSAND_CACHE=0`` turns the cache off; ``THOUSAND_CACHE_DIR`` names another directory (tests
@@ -198,6 +198,10 @@ def store_bytes(kind: str, digest: str, body: bytes) -> None:
 
 
 KEEP = 16  # entries kept per kind: every change of the rule files or of the oracle makes new ones
+# Compiled rulesets kept: a club's records name many (the golden games alone, 47 of presets, overlays and
+# parameters), and a corpus of more rulesets than are kept compiles all of them again at every run. An
+# entry is about 0.2 MB.
+KEEP_COMPILED = 128
 
 
 COMPILED = ("program", "counting")  # the kinds of entry that are compiled rulesets (a library is ten times larger)
@@ -205,9 +209,11 @@ COMPILED = ("program", "counting")  # the kinds of entry that are compiled rules
 
 def keep(kind: str) -> int:
     """How many entries of ``kind`` are kept: for compiled rulesets, ``THOUSAND_CACHE_KEEP`` if it is a whole
-    number from 1; else KEEP."""
-    raw = os.environ.get("THOUSAND_CACHE_KEEP", "").strip() if kind in COMPILED else ""
-    return int(raw) if raw.isdigit() and int(raw) >= 1 else KEEP
+    number from 1, else KEEP_COMPILED; KEEP of the others."""
+    if kind not in COMPILED:
+        return KEEP
+    raw = os.environ.get("THOUSAND_CACHE_KEEP", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) >= 1 else KEEP_COMPILED
 
 
 def _prune(d: Path, kind: str, new: Path) -> None:
