@@ -21,7 +21,7 @@ from .engine import Action, Game, Rejection
 from .lang import types as T
 from .lang.program import CompiledAction
 from .records import RecordFile, Verdict, is_chance, judge
-from .rulecounts import Outcome, RuleCounts
+from .rulecounts import Outcome, RuleCounts, outcome
 from .ruleset import DECK_PARAMS, SEATS_PARAM, Ruleset
 
 
@@ -216,9 +216,7 @@ def _taken(game: Game, kind: str, seat: int, payload: Mapping[str, Any], w: _Wei
             return w.outcome_of[w.ca.check(game.st, seat, payload)]
         except Exception:
             pass  # the check words the rule's runtime error
-    rej = game.check(Action(kind, seat, payload), typed=True)
-    return (game.rs.compiled.actions[kind], None, None) if rej is None else (
-        game.rs.compiled.actions[kind], rej.rule_id, rej.reason)
+    return outcome(game.rs.compiled.actions[kind], game.check(Action(kind, seat, payload), typed=True))
 
 
 def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
@@ -230,7 +228,7 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
     first of each seat's goes through ``Game.check``; when that refuses the seat before reading the payload,
     the seat's other payloads are refused the same way. Otherwise they go straight to the action's compiled
     ``outcomes`` (what ``Game.check`` asks last), all in one call. The action taken is checked on its own
-    only when it was not among the candidates weighed that way (where it is, its outcome is among theirs).
+    (a record's replay takes its outcome from its own check instead, see :class:`_Decisions`).
     An action's legal payloads are listed only where a number's candidates are made from them."""
     return outcomes_at(game, action.kind, action.seat, action.payload)
 
@@ -238,8 +236,9 @@ def decision_outcomes(game: Game, action: Action) -> set[Outcome]:
 def outcomes_at(game: Game, kind: str, seat: int, payload: Mapping[str, Any]) -> set[Outcome]:
     """:func:`decision_outcomes` of the action of these parts (a record's replay makes no action of them):
     the outcomes of the candidates (:func:`weighed`) and of the action itself."""
-    out = set(weighed(game, game.rs.derived(_weighers)))
-    out.add(_taken(game, kind, seat, payload, game.rs.derived(_weighers).by_name.get(kind)))
+    weighing = game.rs.derived(_weighers)
+    out = set(weighed(game, weighing))
+    out.add(_taken(game, kind, seat, payload, weighing.by_name.get(kind)))
     return out
 
 
@@ -261,18 +260,14 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
     phase = v["phase"]
     w = weighing.solo.get(phase)
     if w is not None and (w.known is None or w.known.off):
-        # The common case (a card played): the same candidates at every decision, one seat to act.
-        seat = v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
-        return _NOTHING if seat is None else w.outcomes_of(_found(game, w.ca, seat, w.fixed[2], w.fixed[0]))
+        return _plain(game, w)  # the common case (a card played): nothing else to weigh
     out: set[Outcome] = set()
     n_seats = v["n_seats"]
     for w in weighing.by_phase.get(phase, ()):
         ca = w.ca
         known = w.known if w.known is not None and not w.known.off else None
         if w.plain and known is None:
-            seat = v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
-            if seat is not None:
-                out |= w.outcomes_of(_found(game, ca, seat, w.fixed[2], w.fixed[0]))
+            out |= _plain(game, w)
             continue
         if w.actor_var is not None:
             seat = v[w.actor_var]
@@ -326,17 +321,23 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
             # A seat the action is not open to now is refused before its payload is read; the action's
             # seats are those that may act, so nothing else refuses a seat before its payload.
             first = game.check(Action(ca.decl.name, seat, payloads[0]), typed=typed)
-            out.add((ca, None, None) if first is None else (ca, first.rule_id, first.reason))
+            out.add(outcome(ca, first))
             if first is not None and first.reason in BEFORE_PAYLOAD:
                 continue  # every other payload of this seat is refused the same way
             rest = payloads[1:]
             if not typed:
                 for p in rest:
                     r = game.check(Action(ca.decl.name, seat, p))
-                    out.add((ca, None, None) if r is None else (ca, r.rule_id, r.reason))
+                    out.add(outcome(ca, r))
                 continue
             out |= w.outcomes_of(_found(game, ca, seat, values, rest))
     return out
+
+
+def _plain(game: Game, w: _Weigher) -> frozenset[Outcome]:
+    """The outcomes of a plain action's candidates (the same at every decision) for the one seat to act."""
+    seat = game.st.v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
+    return _NOTHING if seat is None else w.outcomes_of(_found(game, w.ca, seat, w.fixed[2], w.fixed[0]))
 
 
 class _Known:
@@ -448,8 +449,7 @@ class _Decisions:
             self.pending = weighed(game, self.weighing)  # type: ignore[arg-type]  # set just above
 
     def after(self, rejection: Rejection | None) -> None:
-        ca = self.actions[self.kind]
-        taken = (ca, None, None) if rejection is None else (ca, rejection.rule_id, rejection.reason)
+        taken = outcome(self.actions[self.kind], rejection)
         outs = self.pending
         if taken not in outs:
             outs = outs | {taken}

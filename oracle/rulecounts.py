@@ -25,6 +25,11 @@ OUTSIDE_DOMAIN = "not-available"
 Outcome = tuple[CompiledAction, str | None, str | None]
 
 
+def outcome(action: CompiledAction, rejection: Rejection | None) -> Outcome:
+    """The outcome of one check of ``action``: the rule and reason of its refusal, or None and None."""
+    return (action, None, None) if rejection is None else (action, rejection.rule_id, rejection.reason)
+
+
 class RuleCounts(EffectCounter):
     """Per rule id: how often its clauses ran (``ran``) and fired (``fired``).
 
@@ -101,7 +106,7 @@ class RuleCounts(EffectCounter):
 
     def check(self, action: CompiledAction, rejection: Rejection | None) -> None:
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""
-        self.refused(action, None if rejection is None else (rejection.rule_id, rejection.reason))
+        self._sets[self._counted(outcome(action, rejection))] += 1
 
     def refused(self, action: CompiledAction, said: tuple[str, str] | None) -> None:
         """:meth:`check` given the rule and the reason that refused the action (None: it was legal)."""
@@ -110,9 +115,7 @@ class RuleCounts(EffectCounter):
     def decision(self, checks: list[tuple[CompiledAction, Rejection | None]]) -> None:
         """Several checks made at one point of a game (the action taken and those that could have been):
         each rule counts once, as having run if any of its clauses ran, and fired if any forbade."""
-        self.decision_of({(action, None, None) if rejection is None else (action, rejection.rule_id,
-                                                                            rejection.reason)
-                          for action, rejection in checks})
+        self.decision_of({outcome(action, rejection) for action, rejection in checks})
 
     def decision_of(self, outcomes: AbstractSet[Outcome]) -> None:
         """:meth:`decision` given the distinct outcomes of the checks made at one point."""
