@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -137,6 +137,37 @@ class EffectCounter:
         that changed the game and one for the run (``Ruleset.counting``). None: tell me effect by effect.
         The same list every time for one trigger: a replay looks it up once per action."""
         return None
+
+
+class VariableWatcher:
+    """A tracer that follows a few state variables (``watched``) and nothing else: called after each effect
+    as a :data:`Tracer` is, but only in a trigger one of whose effects may change a watched variable (by the
+    compiler's ``Effect.changes``; an effect it cannot tell about counts as one that may). Any other trigger,
+    and any action whose own effects are such, runs at full speed, untraced, and the watcher is told once
+    that it ran (:meth:`passed`). Blame follows one value through a deal this way: the rules of play that
+    never touch a score cost what they cost in a plain replay."""
+
+    def __init__(self, watched: Collection[str]) -> None:
+        self.watched = frozenset(watched)
+        self._sees: dict[Trigger, bool] = {}
+        # Set by the watcher once it wants to hear of nothing more: the game runs untraced from then on.
+        self.done = False
+
+    def __call__(self, effect: Effect, before: bytes, after: dict[str, Any]) -> bytes | None:
+        raise NotImplementedError
+
+    def passed(self, after: dict[str, Any]) -> None:
+        """Effects that change none of the watched variables ran, untraced; ``after`` is the state now."""
+
+    def sees(self, trigger: Trigger | None) -> bool:
+        """Whether an effect of ``trigger`` may change a watched variable (so it runs traced)."""
+        if trigger is None or self.done:
+            return False
+        seen = self._sees.get(trigger)
+        if seen is None:
+            seen = self._sees[trigger] = any(e.changes is None or not self.watched.isdisjoint(e.changes)
+                                             for e in trigger.effects)
+        return seen
 
 
 class PositionError(OracleError):
@@ -456,7 +487,10 @@ class Game:
             tally = tracer.tally(quick.trigger)  # a counter that tallies takes the counted step
             if tally is not None:
                 counted = self.rs.counting.steps.get(kind)
-        if (quick is None or (tracer is not None and counted is None) or quick.phase != v["phase"]
+        # A watcher that cannot see this action's effects lets it take the quick step, told afterwards.
+        passing = (tracer is not None and quick is not None and isinstance(tracer, VariableWatcher)
+                   and not tracer.sees(quick.trigger))
+        if (quick is None or (tracer is not None and counted is None and not passing) or quick.phase != v["phase"]
                 or v["game_over"] or seat != v[quick.actor_var]):
             if action is None:
                 action = Action(kind, seat, payload)
@@ -472,6 +506,9 @@ class Game:
             raise self._step_failed(step, exc, kind, quick.decl.rule_id, seat) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
             return self.check(action if action is not None else Action(kind, seat, payload), True)
+        if passing:
+            assert isinstance(tracer, VariableWatcher)
+            tracer.passed(v)
         if v["phase"] != before:
             self._settle(before)
         return None
@@ -545,13 +582,17 @@ class Game:
         seat = action.seat if action else None
         payload = action.payload if action else None
         tracer = self.tracer
-        if tracer is None:
+        passing = tracer is not None and isinstance(tracer, VariableWatcher) and not tracer.sees(trigger)
+        if tracer is None or passing:
             # All of this trigger's clauses in one call; a failure is charged by its line number.
             try:
                 trigger.run(st, seat, payload)
             except Exception as exc:
                 clause = self._failed_clause(trigger.run, exc, on)
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
+            if passing:
+                assert isinstance(tracer, VariableWatcher)
+                tracer.passed(st.v)
             return
         if isinstance(tracer, EffectCounter):
             tally = tracer.tally(trigger)

@@ -185,6 +185,58 @@ def test_the_json_locator_walks_to_any_value():
         assert loc.locate("a", 1, "c", 2, "d").line == line
 
 
+# Text that a record's strings may hold, the characters the locator's quick paths look for among them.
+_TRICKY = st.text(alphabet=st.sampled_from('ab {}[],:"\\\t\u00e9'), max_size=6)
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | _TRICKY,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_TRICKY, inner, max_size=5),
+    max_leaves=30)
+
+
+def _written(value, space, path=(), out=None, where=None):
+    """JSON text of ``value`` with white space drawn from ``space`` around every token, and the offset at
+    which the value of every path starts: written here, apart from the locator, to check it against."""
+    out = [] if out is None else out
+    where = {} if where is None else where
+    at = sum(map(len, out))
+    where[path] = at
+    gap = lambda: out.append(space.draw(st.sampled_from(["", " ", "\n", "\t ", "\r\n  "])))  # noqa: E731
+    if isinstance(value, dict):
+        out.append("{")
+        for n, (k, x) in enumerate(value.items()):
+            gap()
+            out.append(("," if n else "") + json.dumps(k))
+            gap()
+            out.append(":")
+            gap()
+            _written(x, space, (*path, k), out, where)
+            gap()
+        out.append("}")
+    elif isinstance(value, list):
+        out.append("[")
+        for n, x in enumerate(value):
+            gap()
+            if n:
+                out.append(",")
+                gap()
+            _written(x, space, (*path, n), out, where)
+            gap()
+        out.append("]")
+    else:
+        out.append(json.dumps(value))
+    return "".join(out), where
+
+
+@given(value=st.dictionaries(_TRICKY, _JSON_VALUES, max_size=6), space=st.data())
+@settings(max_examples=150, deadline=None)
+def test_the_json_locator_finds_every_value_of_generated_json_however_it_is_spaced(value, space):
+    text, where = _written(value, space)
+    assert json.loads(text) == value
+    loc = JsonLocator("f.json", text)
+    for path, off in where.items():
+        assert loc.offset(*path) == off, (path, text)
+
+
 def test_an_error_deep_in_a_big_json_record_is_located_without_parsing_it_as_yaml(tmp_path, monkeypatch):
     rec = game(38)
     rec["deals"] = rec["deals"] * 8  # ~ 3 MB; the game is over after the first copy

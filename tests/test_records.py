@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -425,6 +426,28 @@ def test_blame_names_the_rule_that_decided_a_value_and_the_rule_that_refuses_an_
     assert refused_by(game, Action("play", 0, {"card": 0, "marriage": False})) is not None
     legal = game.legal_actions()
     assert not legal or refused_by(game, legal[0]) is None
+
+
+@pytest.mark.parametrize("folder", ["classic", "mekedron-polish", "two-trading", "four-dummy", "tysiac", "1k"])
+def test_watching_any_variables_lists_the_writes_the_full_trace_lists_in_every_golden_deal(folder):
+    # A watcher lets the triggers that cannot change what it watches run untraced (by the compiler's
+    # account of what each effect may change): its writes must still be the full trace's, in every deal.
+    rnd = random.Random(folder)
+    paths = sorted((GOLDEN.parent / folder / "valid").glob("*.json"))[:2]
+    assert paths
+    for path in paths:
+        rp = Replayer(load_record(json.loads(path.read_text(encoding="utf-8")), path.name))
+        rp.run()
+        names = sorted(rp.rs.vars)
+        for di in range(min(rp.deals_reached, 4)):
+            start = rp.deal_start(di)
+            for after_sheet in (False, True):
+                writes = traced_writes(rp.rs, start, after_sheet)
+                changed = sorted({w.var for w in writes})
+                for _ in range(3):
+                    watched = rnd.sample(changed, min(len(changed), rnd.randint(1, 3))) + rnd.sample(names, 1)
+                    want = [w for w in writes if w.var in watched]
+                    assert traced_writes(rp.rs, start, after_sheet, watch=watched) == want, (path.name, di, watched)
 
 
 def test_values_derived_from_a_ruleset_are_kept_per_ruleset():

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import NO_STATE, Action, Game, IllegalAction
+from ..engine import NO_STATE, Action, Game, IllegalAction, VariableWatcher
 from ..lang import types as T
 from ..ruleset import Ruleset
 from ..state import Position
@@ -107,7 +107,7 @@ def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = 
 
     # Watching a few variables, the tracer keeps their values itself and the interpreter need not pickle
     # the whole state around every clause: a number, a flag or a flat list of them as a copy, compared
-    # as it is; anything else pickled.
+    # as it is; anything else pickled. Only the triggers that may change one of them are traced.
     watched = set(watch or ())
     flat = {name for name in watched if _flat(position.rules, name)}
     kept = {name: _shallow_copy(value) if name in flat else pickle.dumps(value, 5)
@@ -127,16 +127,38 @@ def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = 
             if now != was:
                 changed(clause.rule_id, name, pickle.loads(was), after)
                 kept[name] = pickle.dumps(after[name], 5)
-        started[0] = len(g.sheet) > rows
+        passed(after)
         return NO_STATE
 
-    g.tracer = tracer if watch is None else watcher
+    def passed(after: dict[str, Any]) -> None:
+        started[0] = len(g.sheet) > rows
+        if started[0] and not after_sheet:
+            watching.done = True  # what follows the deal's row is the next deal's
+
+    watching = _Watch(watched, watcher, passed)
+    g.tracer = tracer if watch is None else watching
     for a in actions:
         rej = g.try_apply(a, typed=typed)
         if rej is not None:
             raise IllegalAction(rej)
     g.tracer = None
     return writes, g
+
+
+class _Watch(VariableWatcher):
+    """The tracer of :func:`trace` when it watches a few variables: its two callbacks."""
+
+    def __init__(self, watched: Collection[str], seen: Callable[[Any, bytes, dict[str, Any]], bytes],
+                 passed: Callable[[dict[str, Any]], None]) -> None:
+        super().__init__(watched)
+        self._seen = seen
+        self._passed = passed
+
+    def __call__(self, effect: Any, before: bytes, after: dict[str, Any]) -> bytes:
+        return self._seen(effect, before, after)
+
+    def passed(self, after: dict[str, Any]) -> None:
+        self._passed(after)
 
 
 _IMMUTABLE = T.SCALARS - {"any", "record"}  # what a value of "any" or "record" holds may change in place

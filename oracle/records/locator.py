@@ -11,6 +11,7 @@ located as exactly as space-indented JSON.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any, Protocol
@@ -28,6 +29,27 @@ def _past_space(text: str, i: int) -> int:
     m = _WS.match(text, i)
     assert m is not None  # the pattern matches the empty string too
     return m.end()
+
+
+# A value with nothing nested and nothing escaped (a number, a word, a plain string, an action entry, a list
+# of cards), as one pattern: such a value is skipped in one match, nothing decoded. Anything else (a nested
+# value, an escape) does not match, and is decoded to be skipped.
+_STR = r'"[^"\\]*"'
+_SCALAR = rf'(?:{_STR}|[-+.0-9A-Za-z]+)'
+_PLAIN = (rf'(?:{_SCALAR}|\{{[ \t\n\r]*(?:{_STR}[ \t\n\r]*:[ \t\n\r]*{_SCALAR}[ \t\n\r]*'
+          rf'(?:,[ \t\n\r]*{_STR}[ \t\n\r]*:[ \t\n\r]*{_SCALAR}[ \t\n\r]*)*)?\}}'
+          rf'|\[[ \t\n\r]*(?:{_SCALAR}[ \t\n\r]*(?:,[ \t\n\r]*{_SCALAR}[ \t\n\r]*)*)?\])')
+_PLAIN_NEXT = re.compile(rf'{_PLAIN}[ \t\n\r]*(?:,[ \t\n\r]*)?')  # a plain value, to its next sibling
+_PLAIN_ITEMS = re.compile(rf'(?:{_PLAIN}[ \t\n\r]*,[ \t\n\r]*)')
+
+
+@functools.lru_cache(maxsize=128)
+def _plain_items(n: int) -> re.Pattern[str]:
+    """Exactly ``n`` plain items of a list and their commas: a long list's first items skipped in one match."""
+    return re.compile(rf'{_PLAIN_ITEMS.pattern}{{{n}}}+')
+
+
+_KEY = re.compile(r'"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')  # a key with nothing escaped, to its value
 
 
 class Locator(Protocol):
@@ -76,9 +98,13 @@ class JsonLocator:
         if opener == "{":
             i = _past_space(text, i + 1)
             while text[i] != "}":
-                name, i = _SKIP.raw_decode(text, i)  # the key, a JSON string
-                i = _past_space(text, i) + 1  # past ':'
-                i = _past_space(text, i)
+                m = _KEY.match(text, i)
+                if m is not None:
+                    name, i = m.group(1), m.end()
+                else:  # the key, a JSON string with an escape
+                    name, i = _SKIP.raw_decode(text, i)
+                    i = _past_space(text, i) + 1  # past ':'
+                    i = _past_space(text, i)
                 if name == str(key):
                     return i
                 i = self._next(i)
@@ -86,6 +112,10 @@ class JsonLocator:
         if opener == "[" and isinstance(key, int) and key >= 0:
             i = _past_space(text, i + 1)
             n = 0
+            if key > 1:  # the items before it, when all are plain, in one match; else one by one
+                m = _plain_items(min(key, 1024)).match(text, i)
+                if m is not None:
+                    i, n = m.end(), min(key, 1024)
             while text[i] != "]":
                 if n == key:
                     return i
@@ -95,6 +125,9 @@ class JsonLocator:
 
     def _next(self, i: int) -> int:
         """Past the value at ``i`` and its comma, at the next sibling or the closing bracket."""
+        m = _PLAIN_NEXT.match(self.text, i)
+        if m is not None:
+            return m.end()
         _, i = _SKIP.raw_decode(self.text, i)
         i = _past_space(self.text, i)
         if self.text[i] == ",":
