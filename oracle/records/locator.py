@@ -11,7 +11,6 @@ located as exactly as space-indented JSON.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any, Protocol
@@ -40,16 +39,54 @@ _PLAIN = (rf'(?:{_SCALAR}|\{{[ \t\n\r]*(?:{_STR}[ \t\n\r]*:[ \t\n\r]*{_SCALAR}[ 
           rf'(?:,[ \t\n\r]*{_STR}[ \t\n\r]*:[ \t\n\r]*{_SCALAR}[ \t\n\r]*)*)?\}}'
           rf'|\[[ \t\n\r]*(?:{_SCALAR}[ \t\n\r]*(?:,[ \t\n\r]*{_SCALAR}[ \t\n\r]*)*)?\])')
 _PLAIN_NEXT = re.compile(rf'{_PLAIN}[ \t\n\r]*(?:,[ \t\n\r]*)?')  # a plain value, to its next sibling
-_PLAIN_ITEMS = re.compile(rf'(?:{_PLAIN}[ \t\n\r]*,[ \t\n\r]*)')
-
-
-@functools.lru_cache(maxsize=128)
-def _plain_items(n: int) -> re.Pattern[str]:
-    """Exactly ``n`` plain items of a list and their commas: a long list's first items skipped in one match."""
-    return re.compile(rf'{_PLAIN_ITEMS.pattern}{{{n}}}+')
-
-
 _KEY = re.compile(r'"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')  # a key with nothing escaped, to its value
+_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+
+
+_NOT_BRACKETS = re.compile(r"[^{}\[\]]+")
+_OBJECT = re.compile(r"\{[^{}]*\}")
+
+
+def _nested_whole(seg: str) -> bool:
+    """Whether a stretch of JSON text with no backslash closes every bracket it opens and no other, strings
+    aside: what comes right after it is at the depth its start was. Everything is asked of the text at
+    C speed (string methods), with nothing decoded; at most one pass a level of nesting."""
+    if seg.count('"') % 2:
+        return False
+    brackets = _NOT_BRACKETS.sub("", "".join(seg.split('"')[::2]))  # with no escape, quotes pair up
+    while brackets:
+        shorter = brackets.replace("{}", "").replace("[]", "")
+        if shorter == brackets:
+            return False
+        brackets = shorter
+    return True
+
+
+def _after_flat_objects(text: str, i: int, n: int) -> int:
+    """Where item ``n`` of a list starts, when the ``n`` items from ``i`` are objects holding no other value
+    of brackets (action entries) and the text has no backslash; -1 when that is not surely so. Each item's
+    end is one search for its closing brace; the stretch is then checked whole."""
+    j = i
+    for _ in range(n):
+        j = text.find("}", j) + 1
+        if j == 0:
+            return -1
+    m = _COMMA.match(text, j)
+    if m is None:
+        return -1
+    seg = text[i:m.end()]
+    if seg.count('"') % 2:
+        return -1
+    outside = "".join(seg.split('"')[::2])
+    if "[" in outside or "]" in outside:
+        return -1
+    between = _OBJECT.sub("", outside)  # what separates the objects: commas and white space only, no brace
+    if between.count(",") != n or between.strip(" \t\n\r,"):
+        return -1
+    return m.end()
+
+
+_COMMA = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
 
 
 class Locator(Protocol):
@@ -76,6 +113,12 @@ class JsonLocator:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
+        self._plain: bool | None = None  # no backslash in the text: every quote opens or closes a string
+
+    def _is_plain(self) -> bool:
+        if self._plain is None:
+            self._plain = "\\" not in self.text
+        return self._plain
 
     def offset(self, *path: Any) -> int:
         text = self.text
@@ -97,6 +140,10 @@ class JsonLocator:
         opener = text[i]
         if opener == "{":
             i = _past_space(text, i + 1)
+            if self._is_plain() and isinstance(key, str) and '"' not in key:
+                found = self._key_searched(i, key)
+                if found is not None:
+                    return found
             while text[i] != "}":
                 m = _KEY.match(text, i)
                 if m is not None:
@@ -112,16 +159,27 @@ class JsonLocator:
         if opener == "[" and isinstance(key, int) and key >= 0:
             i = _past_space(text, i + 1)
             n = 0
-            if key > 1:  # the items before it, when all are plain, in one match; else one by one
-                m = _plain_items(min(key, 1024)).match(text, i)
-                if m is not None:
-                    i, n = m.end(), min(key, 1024)
+            if key > 0 and text[i] == "{" and self._is_plain():  # a list of action entries, at once
+                found = _after_flat_objects(text, i, key)
+                if found >= 0:
+                    return found
             while text[i] != "]":
                 if n == key:
                     return i
                 i = self._next(i)
                 n += 1
         return None
+
+    def _key_searched(self, i: int, key: str) -> int | None:
+        """The value of ``key`` in the object whose first key is at ``i``, found by searching the text for the
+        key written as JSON and checking that the stretch before it is whole (so the key is this object's, not
+        a string's nor a nested value's); None when the first such place is not surely it."""
+        text = self.text
+        at = text.find(f'"{key}"', i)
+        if at < 0 or not _nested_whole(text[i:at]):
+            return None
+        m = _COLON.match(text, at + len(key) + 2)
+        return m.end() if m is not None else None
 
     def _next(self, i: int) -> int:
         """Past the value at ``i`` and its comma, at the next sibling or the closing bracket."""
