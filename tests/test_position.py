@@ -91,3 +91,24 @@ def test_the_game_at_any_point_of_a_replay_is_the_game_replayed_to_that_point(se
     for a in replay.applied_in(di)[:k]:
         slow.apply(a)
     assert replay.game_at(di, k).to_json() == slow.to_json()
+
+
+def test_a_position_keeps_values_marshal_cannot_write_and_lists_two_variables_share() -> None:
+    # Positions are marshalled (the state's plain values), with pickle for anything else: both must give the
+    # values back as they were, a list held by two variables still one list.
+    from fractions import Fraction
+
+    from oracle.state import State
+
+    rs = load_ruleset("classic")
+    game = Game(rs, seed=3)
+    odd = game.snapshot().with_values({"winner": Fraction(1, 3)})
+    assert odd.values["winner"] == Fraction(1, 3) and type(odd.values["winner"]) is Fraction
+    assert Game.at(odd).v["winner"] == Fraction(1, 3)
+    st_ = State.at(game.snapshot())
+    shared: list[int] = []
+    st_.v["trick"] = st_.v["won"][0] = shared  # as rule logic's `pile = other` leaves two names on one list
+    back = State.at(st_.snapshot())
+    assert back.v["trick"] is back.v["won"][0] and back.v["trick"] is not shared
+    back.v["trick"].append(5)
+    assert back.v["won"][0] == [5] and State.at(st_.snapshot()).v["won"][0] == []
