@@ -208,6 +208,7 @@ class Game:
         self.rs = rs
         self.c = rs.compiled
         self._quick = rs.derived(_quick_steps)
+        self._chances = rs.derived(_chance_actions)
         # When set, called after each effect with (the effect, the state before pickled, the state
         # now): used to find the rule that decided a result, and for rule coverage. Off in normal play.
         self.tracer = tracer
@@ -306,9 +307,8 @@ class Game:
         """The action the dealer draws at random in this phase, if any (the deal)."""
         if self.st.v["game_over"]:
             return None
-        for ca in self.c.by_phase.get(self.phase, ()):
-            a = ca.decl
-            if a.sample is not None and not a.choices and self._available(a, self.actors(a)[0]):
+        for a in self._chances.get(self.phase, ()):
+            if self._available(a, self.actors(a)[0]):
                 return a
         return None
 
@@ -728,6 +728,17 @@ class _QuickStep:
     phase: str
     actor_var: str
     trigger: Trigger | None  # the trigger its effects are counted in (Ruleset.counting)
+
+
+def _chance_actions(rs: Ruleset) -> dict[str, list[ActionDecl]]:
+    """Each phase's actions drawn at random by the rules (the deal), looked up once: a replay asks at every
+    change of phase, and most phases have none."""
+    out: dict[str, list[ActionDecl]] = {}
+    for phase, actions in rs.compiled.by_phase.items():
+        drawn = [ca.decl for ca in actions if ca.decl.sample is not None and not ca.decl.choices]
+        if drawn:
+            out[phase] = drawn
+    return out
 
 
 def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
