@@ -5,8 +5,11 @@ position, so none is computed while reading. When an error must be reported, the
 locator walks the text (JSON) or the node tree (YAML) along the path of keys and
 indices to the value, skipping siblings without building them twice: the cost is
 at most one pass over the part of the file before the value, never a second parse
-of the whole file as YAML. Columns count characters, so tab-indented JSON is
-located as exactly as space-indented JSON.
+of the whole file as YAML. In JSON text with no backslash (so every quote opens or
+closes a string), a key is found by searching the text for it, and the action
+entries before one by their closing braces, each checked before it is trusted; a
+plain sibling is skipped in one match. Columns count characters, so tab-indented
+JSON is located as exactly as space-indented JSON.
 """
 
 from __future__ import annotations
