@@ -338,7 +338,7 @@ class Game:
         out: list[Action] = []
         for ca in self.c.by_phase.get(self.st.v["phase"], ()):
             a = ca.decl
-            if a.sample is not None and not a.choices:
+            if a.chance:
                 continue
             for s in self.actors(a):
                 if seat is not None and s != seat:
@@ -351,7 +351,7 @@ class Game:
         :meth:`legal_actions` lists of that kind, without making an action of each."""
         ca = self.c.actions[kind]
         a = ca.decl
-        if self.st.v["game_over"] or a.phase != self.st.v["phase"] or (a.sample is not None and not a.choices):
+        if self.st.v["game_over"] or a.phase != self.st.v["phase"] or a.chance:
             return []
         return [p for s in self.actors(a) for p in self._legal_payloads(ca, s)]
 
@@ -488,9 +488,9 @@ class Game:
             if tally is not None:
                 counted = self.rs.counting.steps.get(kind)
         # A watcher that cannot see this action's effects lets it take the quick step, told afterwards.
-        passing = (tracer is not None and quick is not None and isinstance(tracer, VariableWatcher)
-                   and not tracer.sees(quick.trigger))
-        if (quick is None or (tracer is not None and counted is None and not passing) or quick.phase != v["phase"]
+        passing = (tracer if tracer is not None and quick is not None and isinstance(tracer, VariableWatcher)
+                   and not tracer.sees(quick.trigger) else None)
+        if (quick is None or (tracer is not None and counted is None and passing is None) or quick.phase != v["phase"]
                 or v["game_over"] or seat != v[quick.actor_var]):
             if action is None:
                 action = Action(kind, seat, payload)
@@ -506,9 +506,8 @@ class Game:
             raise self._step_failed(step, exc, kind, quick.decl.rule_id, seat) from None
         if i != -1:  # refused before any effect ran: say why, the careful way
             return self.check(action if action is not None else Action(kind, seat, payload), True)
-        if passing:
-            assert isinstance(tracer, VariableWatcher)
-            tracer.passed(v)
+        if passing is not None:
+            passing.passed(v)
         if v["phase"] != before:
             self._settle(before)
         return None
@@ -582,17 +581,16 @@ class Game:
         seat = action.seat if action else None
         payload = action.payload if action else None
         tracer = self.tracer
-        passing = tracer is not None and isinstance(tracer, VariableWatcher) and not tracer.sees(trigger)
-        if tracer is None or passing:
+        passing = tracer if isinstance(tracer, VariableWatcher) and not tracer.sees(trigger) else None
+        if tracer is None or passing is not None:
             # All of this trigger's clauses in one call; a failure is charged by its line number.
             try:
                 trigger.run(st, seat, payload)
             except Exception as exc:
                 clause = self._failed_clause(trigger.run, exc, on)
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
-            if passing:
-                assert isinstance(tracer, VariableWatcher)
-                tracer.passed(st.v)
+            if passing is not None:
+                passing.passed(st.v)
             return
         if isinstance(tracer, EffectCounter):
             tally = tracer.tally(trigger)
@@ -735,7 +733,7 @@ def _chance_actions(rs: Ruleset) -> dict[str, list[ActionDecl]]:
     change of phase, and most phases have none."""
     out: dict[str, list[ActionDecl]] = {}
     for phase, actions in rs.compiled.by_phase.items():
-        drawn = [ca.decl for ca in actions if ca.decl.sample is not None and not ca.decl.choices]
+        drawn = [ca.decl for ca in actions if ca.decl.chance]
         if drawn:
             out[phase] = drawn
     return out

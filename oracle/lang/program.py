@@ -42,6 +42,11 @@ class ActionDecl:
     when: PosStr | None = None
     where: Location | None = None
 
+    @property
+    def chance(self) -> bool:
+        """Whether the rules draw this action at random (the deal): it has a sample and no choices."""
+        return self.sample is not None and not self.choices
+
 
 @dataclass(eq=False)
 class Clause:

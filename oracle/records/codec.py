@@ -49,7 +49,7 @@ def encode_action(rs: Ruleset, nt: Notation, action: Action, players: list[str] 
 
 
 def is_chance(decl: ActionDecl) -> bool:
-    return decl.sample is not None and not decl.choices
+    return decl.chance
 
 
 def sheet_value(rs: Ruleset, nt: Notation, key: str, value: Any, players: list[str] | None) -> Any:

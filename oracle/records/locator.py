@@ -14,6 +14,7 @@ JSON is located as exactly as space-indented JSON.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any, Protocol
@@ -44,6 +45,7 @@ _PLAIN = (rf'(?:{_SCALAR}|\{{[ \t\n\r]*(?:{_STR}[ \t\n\r]*:[ \t\n\r]*{_SCALAR}[ 
 _PLAIN_NEXT = re.compile(rf'{_PLAIN}[ \t\n\r]*(?:,[ \t\n\r]*)?')  # a plain value, to its next sibling
 _KEY = re.compile(r'"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')  # a key with nothing escaped, to its value
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_COMMA = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
 
 
 _NOT_BRACKETS = re.compile(r"[^{}\[\]]+")
@@ -89,8 +91,6 @@ def _after_flat_objects(text: str, i: int, n: int) -> int:
     return m.end()
 
 
-_COMMA = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
-
 
 class Locator(Protocol):
     file: str
@@ -116,12 +116,11 @@ class JsonLocator:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
-        self._plain: bool | None = None  # no backslash in the text: every quote opens or closes a string
 
-    def _is_plain(self) -> bool:
-        if self._plain is None:
-            self._plain = "\\" not in self.text
-        return self._plain
+    @functools.cached_property
+    def _plain(self) -> bool:
+        """No backslash in the text: every quote opens or closes a string (asked only once an error is located)."""
+        return "\\" not in self.text
 
     def offset(self, *path: Any) -> int:
         text = self.text
@@ -143,7 +142,7 @@ class JsonLocator:
         opener = text[i]
         if opener == "{":
             i = _past_space(text, i + 1)
-            if self._is_plain() and isinstance(key, str) and '"' not in key:
+            if self._plain and isinstance(key, str) and '"' not in key:
                 found = self._key_searched(i, key)
                 if found is not None:
                     return found
@@ -162,7 +161,7 @@ class JsonLocator:
         if opener == "[" and isinstance(key, int) and key >= 0:
             i = _past_space(text, i + 1)
             n = 0
-            if key > 0 and text[i] == "{" and self._is_plain():  # a list of action entries, at once
+            if key > 0 and text[i] == "{" and self._plain:  # a list of action entries, at once
                 found = _after_flat_objects(text, i, key)
                 if found >= 0:
                     return found
