@@ -62,13 +62,54 @@ def rules_root() -> Path:
 
 @dataclass
 class Library:
-    """Every rule, overlay and preset file, loaded and schema-checked."""
+    """Every rule, overlay and preset file, loaded and schema-checked.
+
+    What every resolution of its rulesets would work out again from the same files is worked out once
+    here: the core's sequence of clauses, and the parameters each file declares. A file's
+    declarations are known by its data, which resolution shares with the library where an overlay
+    leaves the file as it is; a file an overlay merges is new data, declared afresh each time (and
+    not kept, so the library holds only what its own files declare)."""
 
     root: Path
     rules: dict[str, RuleDoc]
     overlays: dict[str, RuleDoc]
     presets: dict[str, RuleDoc]
     digest: str
+    _core: Sequence | None = field(default=None, repr=False, compare=False)
+    _declared: dict[int, tuple[RuleDoc, dict[str, ParamDecl]]] = field(default_factory=dict, repr=False,
+                                                                       compare=False)
+
+    def core_sequence(self) -> Sequence:
+        """The core rules' clauses in the order the core states, checked: a new copy, the caller's to change."""
+        if self._core is None:
+            self._core = _core_sequence(self.rules)
+        return self._core.copy()
+
+    @cached_property
+    def _own_data(self) -> dict[int, RuleDoc]:
+        return {id(d.data): d for d in (*self.rules.values(), *self.overlays.values())}
+
+    def declared_params(self, rules: dict[str, RuleDoc]) -> dict[str, ParamDecl]:
+        """:func:`declare_params` of ``rules``, each file of this library among them declared once."""
+        own = self._own_data
+        decls: dict[str, ParamDecl] = {}
+        for rid, doc in rules.items():
+            if "params" not in doc.data:
+                continue
+            mine = own.get(id(doc.data))
+            if mine is None:
+                found = declare_params({rid: doc})
+            else:
+                hit = self._declared.get(id(doc.data))
+                if hit is None or hit[0].id != rid:
+                    hit = self._declared[id(doc.data)] = (mine, declare_params({rid: doc}))
+                found = hit[1]
+            for pname, decl in found.items():
+                if pname in decls:  # declared by another rule (one rule declares a name only once)
+                    raise RuleFileError(f"parameter {pname!r} is already declared by rule {decls[pname].rule_id}",
+                                        decl.where)
+                decls[pname] = decl
+        return decls
 
 
 _files = rulecache.rule_files
@@ -226,7 +267,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     rules = {rid: copy.copy(doc) for rid, doc in lib.rules.items()}
     for rid in rules:
         rules[rid].replaced_by = []
-    seq = _core_sequence(rules)
+    seq = lib.core_sequence()
     changed_by: dict[str, list[str]] = {}
     define_owner: dict[tuple[str, str], str] = {}
     # Which overlay last changed a clause (by ref) or a definition: a second overlay changing the same part
@@ -292,7 +333,7 @@ def resolve(name: str = "classic", overlays: list[str] | None = None, params: di
     if params:
         sets.append(("override", params, Location("<command line>")))
 
-    decls = declare_params(rules)
+    decls = lib.declared_params(rules)
     values = {n: d.default for n, d in decls.items()}
     set_by: dict[str, str] = {}
     set_at: dict[str, Location] = {}

@@ -51,6 +51,10 @@ class Sequence:
                                 f"list it under {c.on!r} in {where.file}", c.where)
         return seq
 
+    def copy(self) -> Sequence:
+        """A copy to change: its own lists and anchors, the same clauses (which nothing changes)."""
+        return Sequence({on: list(row) for on, row in self.by_trigger.items()}, dict(self._after), dict(self._before))
+
     def clauses(self) -> list[Clause]:
         return [c for row in self.by_trigger.values() for c in row]
 

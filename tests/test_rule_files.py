@@ -302,3 +302,44 @@ def test_two_overlays_changing_one_part_resolve_only_when_their_order_is_stated(
         assert clause.message == last["clause"]
     if "define" in last:
         assert res.define_owner[("scoring.exact-points", "declarer_count")] == f"variant.test.{last['define']}"
+
+
+# ------------------------------------------------------------------ what resolution works out once per library
+
+_LIB = load_library()
+
+
+def _resolved_fresh(name, overlays):
+    """``resolve`` with a library read anew (the tree's files as loaded, nothing worked out yet)."""
+    from oracle.ruleset import Library
+    lib = Library(_LIB.root, _LIB.rules, _LIB.overlays, _LIB.presets, _LIB.digest)
+    from unittest import mock
+    with mock.patch("oracle.ruleset.load_library", return_value=lib):
+        return resolve(name, overlays)
+
+
+def _shape(res):
+    return ({on: [c.ref for c in row] for on, row in res.sequence.by_trigger.items()}, res.params, res.values)
+
+
+@settings(deadline=None)
+@given(name=st.sampled_from(sorted(_LIB.presets)),
+       overlays=st.lists(st.sampled_from(sorted(_LIB.overlays)), max_size=3, unique=True),
+       drop=st.integers(0, 10**6))
+def test_a_library_resolves_as_a_fresh_one_however_often_its_rulesets_were_resolved_and_changed(name, overlays,
+                                                                                                drop):
+    # The core's sequence and each file's parameters are worked out once per library: a ruleset that
+    # changes its own sequence (a mutant drops a clause) leaves the next one whole, and every ruleset,
+    # overlays and all, comes out as it does from a library that has worked out nothing yet.
+    try:
+        fresh = _resolved_fresh(name, overlays)
+    except (RuleFileError, RulesetError) as exc:
+        with pytest.raises(type(exc)) as again:
+            resolve(name, overlays)
+        assert str(again.value) == str(exc)
+        return
+    first = resolve(name, overlays)
+    clauses = first.sequence.clauses()
+    first.sequence.drop(clauses[drop % len(clauses)])
+    assert _shape(resolve(name, overlays)) == _shape(fresh)
+    assert _shape(resolve(name)) == _shape(_resolved_fresh(name, []))
