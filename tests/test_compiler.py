@@ -1,12 +1,16 @@
 """The compiler: each piece of logic is compiled on its own, whatever was compiled before it in the ruleset."""
 
+import ast
+import itertools
 import random
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from oracle.errors import RuleFileError
-from oracle.lang.compiler import Compiler, Env, Param, Scope, VarDecl
+from oracle.lang.compiler import Compiler, Env, Param, Scope, VarDecl, _Memo
 from oracle.lang.stdlib import DeckShape
 
 SAMPLE_ARGS, EFFECT_ARGS = ["st", "actor"], ["st", "actor", "a"]
@@ -106,3 +110,43 @@ def test_library_calls_written_in_line_give_what_the_library_gives():
             assert handle.fn(state, 0) == expected, (text, xs, k)
 
     agree()
+
+
+# ------------------------------------------------------------------ the legal loop's memos
+
+def _expressions():
+    names = st.sampled_from(["p_card", "p_to", "hand", "actor", "len", "sum"]).map(lambda n: ast.Name(n, ast.Load()))
+    return st.recursive(names | st.integers(0, 3).map(ast.Constant), lambda inner: st.one_of(
+        st.tuples(inner, inner).map(lambda t: ast.BinOp(t[0], ast.Add(), t[1])),
+        st.tuples(names, st.lists(inner, max_size=2)).map(lambda t: ast.Call(t[0], t[1], [])),
+        st.tuples(inner, inner).map(lambda t: ast.ListComp(t[0], [ast.comprehension(
+            ast.Name("x", ast.Store()), t[1], [], 0)])),
+        st.lists(inner, min_size=1, max_size=3).map(lambda xs: ast.Tuple(xs, ast.Load()))), max_leaves=12)
+
+
+@given(_expressions())
+def test_a_part_of_a_guard_is_memoised_exactly_when_it_calls_something_and_reads_no_payload(expr):
+    # What the memo pass learns of each node bottom up, once, against the definition asked of every node's
+    # whole subtree: a comprehension or a call of anything but len, and no read of a payload field.
+    payload = {"p_card", "p_to"}
+
+    def costly(n):
+        return any(isinstance(x, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda))
+                   or (isinstance(x, ast.Call) and not (isinstance(x.func, ast.Name) and x.func.id == "len"))
+                   for x in ast.walk(n))
+
+    def reads(n):
+        return any(isinstance(x, ast.Name) and x.id in payload for x in ast.walk(n))
+
+    def reached(n):  # what the pass looks at: it does not enter a comprehension (a memo would bind there)
+        yield n
+        if not isinstance(n, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
+            for x in ast.iter_child_nodes(n):
+                yield from reached(x)
+
+    memo = _Memo(itertools.count(), payload)
+    for node in ast.walk(expr):
+        assert memo._learnt(node) == (costly(node), reads(node)), ast.dump(node)
+    out = memo.visit(expr)
+    assert (out is not expr) == any(costly(n) and not reads(n) for n in reached(expr)
+                                    if isinstance(n, ast.expr)), ast.dump(expr)

@@ -37,7 +37,7 @@ from ..yamlpos import PosStr
 from . import types as T
 from .changes import ClauseWrites
 from .parser import parse
-from .reads import read_once
+from .reads import children, read_once
 from .stdlib import REGISTRY, Builtin, DeckShape
 
 # Engine variables whose last writer the state remembers: when an action is refused because
@@ -309,9 +309,26 @@ class _Memo(ast.NodeTransformer):
         self.counter = counter
         self.payload = payload  # the loop variables: the payload's fields
         self.names: list[str] = []
+        # Per node (by id), whether anything under it is costly and whether anything reads the payload:
+        # learnt once, bottom up, where asking each node visited about its whole subtree was quadratic.
+        self._facts: dict[int, tuple[bool, bool]] = {}
+
+    def _learnt(self, node: ast.AST) -> tuple[bool, bool]:
+        """Whether ``node`` is worth a memo (it holds a comprehension, or a call of anything but ``len``,
+        which is cheaper than the memo's test) and whether it reads the payload; for every node under it too."""
+        got = self._facts.get(id(node))
+        if got is None:
+            costly = isinstance(node, _SCOPES) or (isinstance(node, ast.Call) and not (
+                isinstance(node.func, ast.Name) and node.func.id == "len"))
+            reads = isinstance(node, ast.Name) and node.id in self.payload
+            for part in children(node):
+                c, r = self._learnt(part)
+                costly, reads = costly or c, reads or r
+            got = self._facts[id(node)] = (costly, reads)
+        return got
 
     def visit(self, node: ast.AST) -> ast.AST:
-        if isinstance(node, ast.expr) and _costly(node) and not _reads(node, self.payload):
+        if isinstance(node, ast.expr) and self._learnt(node) == (True, False):
             name = f"m_{next(self.counter)}"
             self.names.append(name)
             return ast.IfExp(test=ast.Compare(left=_name(name), ops=[ast.IsNot()], comparators=[_name(UNSET_NAME)]),
@@ -343,13 +360,6 @@ class _Memo(ast.NodeTransformer):
             _set_line([x for v in changed.values() for x in (v if isinstance(v, list) else [v])
                        if isinstance(x, ast.AST)], line, only_missing=True)
         return out
-
-
-def _costly(node: ast.expr) -> bool:
-    """Worth a memo: a comprehension, or a call of anything but ``len`` (cheaper than the memo's test)."""
-    return any(isinstance(n, _SCOPES) or (isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name)
-                                                                          and n.func.id == "len"))
-               for n in ast.walk(node))
 
 
 def _reads(node: ast.expr, names: set[str]) -> bool:
