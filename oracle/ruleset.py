@@ -23,7 +23,17 @@ from typing import Any, TypeVar
 from . import diskcache, rulecache
 from .errors import Location, ParamError, RuleFileError, RulesetError
 from .lang.compiler import Param, VarDecl
-from .lang.declarations import ParamDecl, Teams, declare, declare_params, encode_param, near, triggers, where_of
+from .lang.declarations import (
+    ParamDecl,
+    Teams,
+    declare,
+    declare_params,
+    encode_param,
+    file_params,
+    near,
+    triggers,
+    where_of,
+)
 from .lang.program import (
     ActionDecl,
     Clause,
@@ -75,41 +85,34 @@ class Library:
     overlays: dict[str, RuleDoc]
     presets: dict[str, RuleDoc]
     digest: str
-    _core: Sequence | None = field(default=None, repr=False, compare=False)
-    _declared: dict[int, tuple[RuleDoc, dict[str, ParamDecl]]] = field(default_factory=dict, repr=False,
-                                                                       compare=False)
+    # (rule id, id of its file's data) -> what the file declares: the library's own files only.
+    _declared: dict[tuple[str, int], list[ParamDecl]] = field(default_factory=dict, repr=False, compare=False)
 
     def core_sequence(self) -> Sequence:
         """The core rules' clauses in the order the core states, checked: a new copy, the caller's to change."""
-        if self._core is None:
-            self._core = _core_sequence(self.rules)
         return self._core.copy()
 
     @cached_property
-    def _own_data(self) -> dict[int, RuleDoc]:
-        return {id(d.data): d for d in (*self.rules.values(), *self.overlays.values())}
+    def _core(self) -> Sequence:
+        return _core_sequence(self.rules)
+
+    @cached_property
+    def _own_data(self) -> set[int]:
+        # The library's files outlive every key here, so an id names one file's data for as long as it is kept.
+        return {id(d.data) for d in (*self.rules.values(), *self.overlays.values())}
 
     def declared_params(self, rules: dict[str, RuleDoc]) -> dict[str, ParamDecl]:
         """:func:`declare_params` of ``rules``, each file of this library among them declared once."""
-        own = self._own_data
-        decls: dict[str, ParamDecl] = {}
-        for rid, doc in rules.items():
-            if "params" not in doc.data:
-                continue
-            mine = own.get(id(doc.data))
-            if mine is None:
-                found = declare_params({rid: doc})
-            else:
-                hit = self._declared.get(id(doc.data))
-                if hit is None or hit[0].id != rid:
-                    hit = self._declared[id(doc.data)] = (mine, declare_params({rid: doc}))
-                found = hit[1]
-            for pname, decl in found.items():
-                if pname in decls:  # declared by another rule (one rule declares a name only once)
-                    raise RuleFileError(f"parameter {pname!r} is already declared by rule {decls[pname].rule_id}",
-                                        decl.where)
-                decls[pname] = decl
-        return decls
+        return declare_params(rules, self._file_params)
+
+    def _file_params(self, rid: str, doc: RuleDoc) -> list[ParamDecl]:
+        if id(doc.data) not in self._own_data:
+            return file_params(rid, doc)  # merged by an overlay: new data, not kept
+        key = (rid, id(doc.data))
+        hit = self._declared.get(key)
+        if hit is None:
+            hit = self._declared[key] = file_params(rid, doc)
+        return hit
 
 
 _files = rulecache.rule_files

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..errors import Location, RuleFileError, RulesetError
 from ..limits import MAX_PARAM_INT
@@ -96,24 +96,38 @@ def where_of(value: Any, doc: RuleText) -> Location:
     return value.location() if isinstance(value, PosStr) else doc.location()
 
 
-def declare_params(rules: Mapping[str, RuleText]) -> dict[str, ParamDecl]:
-    """The parameters the rule files declare: each once, under a name no other part of the language uses."""
+_Doc = TypeVar("_Doc", bound=RuleText)
+
+
+def declare_params(rules: Mapping[str, _Doc],
+                   of_file: Callable[[str, _Doc], list[ParamDecl]] | None = None) -> dict[str, ParamDecl]:
+    """The parameters the rule files declare: each once, under a name no other part of the language uses.
+    ``of_file`` gives one file's declarations (:func:`file_params`, or a caller's that keeps them)."""
+    declared_by: Callable[[str, _Doc], list[ParamDecl]] = of_file or file_params
     decls: dict[str, ParamDecl] = {}
     for rid, doc in rules.items():
-        for pname, spec in (doc.get("params") or {}).items():
-            where = where_of(pname, doc)
-            if pname in decls and decls[pname].rule_id != rid:
-                raise RuleFileError(f"parameter {str(pname)!r} is already declared by rule {decls[pname].rule_id}",
-                                    where)
-            if str(pname) in KEYWORDS or str(pname) in ENGINE_VARS or str(pname) in REGISTRY:
-                raise RuleFileError(f"parameter name {str(pname)!r} is reserved", where)
-            choices = tuple(str(c) for c in spec["choices"]) if "choices" in spec else None
-            decls[str(pname)] = ParamDecl(str(pname), str(spec["type"]), plain(spec["default"]), choices,
-                                          spec.get("min"), spec.get("max"), rid,
-                                          {k: str(v) for k, v in spec["doc"].items()}, where,
-                                          str(spec["per"]) if "per" in spec else None, bool(spec.get("distinct")),
-                                          spec.get("min_items"))
+        for decl in declared_by(rid, doc):
+            if decl.name in decls and decls[decl.name].rule_id != rid:
+                raise RuleFileError(f"parameter {decl.name!r} is already declared by rule "
+                                    f"{decls[decl.name].rule_id}", decl.where)
+            if decl.name in KEYWORDS or decl.name in ENGINE_VARS or decl.name in REGISTRY:
+                raise RuleFileError(f"parameter name {decl.name!r} is reserved", decl.where)
+            decls[decl.name] = decl
     return decls
+
+
+def file_params(rid: str, doc: RuleText) -> list[ParamDecl]:
+    """The parameters one rule file declares, as it writes them (:func:`declare_params` checks their names)."""
+    out: list[ParamDecl] = []
+    for pname, spec in (doc.get("params") or {}).items():
+        where = where_of(pname, doc)
+        choices = tuple(str(c) for c in spec["choices"]) if "choices" in spec else None
+        out.append(ParamDecl(str(pname), str(spec["type"]), plain(spec["default"]), choices,
+                             spec.get("min"), spec.get("max"), rid,
+                             {k: str(v) for k, v in spec["doc"].items()}, where,
+                             str(spec["per"]) if "per" in spec else None, bool(spec.get("distinct")),
+                             spec.get("min_items")))
+    return out
 
 
 def encode_param(decl: ParamDecl, value: Any, deck: DeckShape | None) -> Param:
