@@ -24,6 +24,12 @@ objects are still freed when nothing refers to them; only cycles among them wait
 :func:`refresh` or :func:`clear` drops entries and gives everything back to the collector
 (:func:`gc.unfreeze`).
 
+While a library is read or a ruleset compiled, the cyclic collector is paused (:func:`building`): a build
+makes tens of thousands of objects (parsed YAML, syntax trees) that are all alive until it ends, so every
+collection the allocations set off walks them in vain: in a process that holds many objects already (a
+test worker, a long batch), up to a third of a compile's time. A build's size is bounded
+(``oracle.limits``), so the pause is too; cycles it leaves are collected after.
+
 Nothing else in the oracle keeps rulesets across calls (``oracle.batch`` and the records code ask
 :func:`oracle.ruleset.load_ruleset`, which asks here).
 """
@@ -33,7 +39,8 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -110,6 +117,18 @@ _RULESETS: dict[tuple[Any, ...], Any] = {}
 _FILES: dict[tuple[str, str, str], Any] = {}
 
 
+@contextmanager
+def building() -> Iterator[None]:
+    """The cyclic collector paused for one build (a library read, a ruleset compiled), as it was after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def tree(root: Path) -> Tree:
     """The rule tree at ``root`` (resolved), as read the first time this process asked."""
     key = str(root)
@@ -125,7 +144,8 @@ def library(root: Path, build: Callable[[Path, str], T]) -> T:
     key = (str(root), digest)
     hit = _LIBRARIES.get(key)
     if hit is None:
-        hit = _LIBRARIES[key] = build(root, digest)
+        with building():
+            hit = _LIBRARIES[key] = build(root, digest)
     return hit
 
 
@@ -148,7 +168,8 @@ def ruleset(root: Path, request: Hashable, build: Callable[[], T]) -> T:
     key = (str(root), tree(root).digest, request)
     hit = _RULESETS.get(key)
     if hit is None:
-        hit = _RULESETS[key] = build()
+        with building():
+            hit = _RULESETS[key] = build()
         gc.freeze()
     return hit
 

@@ -16,6 +16,7 @@ from bad_input import run
 from rules_tree import copy_rules, edit
 
 from oracle import diskcache, rulecache
+from oracle.errors import RuleFileError
 from oracle.records import read_record, validate_record
 from oracle.ruleset import _root, compile_resolved, load_library, load_ruleset, resolve, tree_digest
 from oracle.yamlpos import PosStr
@@ -185,6 +186,41 @@ def test_rule_files_are_read_once_per_process_until_refreshed(tmp_path):
     rulecache.refresh(_root(tree))
     assert tree_digest(tree) != before
     assert load_ruleset("classic", root=tree).param("bid_step") == 10
+
+
+@pytest.mark.parametrize("collector_on", [True, False])
+def test_the_collector_is_paused_while_a_library_or_ruleset_is_built_and_as_it_was_after(tmp_path, monkeypatch,
+                                                                                        collector_on):
+    import gc
+
+    import oracle.lang.program as program
+    import oracle.ruleset as ruleset
+
+    seen: dict[str, bool] = {}
+
+    def spying(name, real):
+        def spy(*args, **kwargs):
+            seen[name] = gc.isenabled()
+            return real(*args, **kwargs)
+        return spy
+
+    monkeypatch.setattr(ruleset, "_read_library", spying("library", ruleset._read_library))
+    monkeypatch.setattr(program, "_compile", spying("compile", program._compile))
+    monkeypatch.setenv("THOUSAND_CACHE", "0")
+    tree = copy_rules(tmp_path / "rules")
+    was = gc.isenabled()
+    (gc.enable if collector_on else gc.disable)()
+    try:
+        load_ruleset("classic", params={"bid_step": 10}, root=tree)
+        assert seen == {"library": False, "compile": False}
+        assert gc.isenabled() is collector_on
+        # A build that fails gives the collector back as well.
+        edit(tree, "spec/bidding/step.yaml", "default: 5", "default: [")
+        with pytest.raises(RuleFileError):
+            load_ruleset("classic", root=tree)
+        assert gc.isenabled() is collector_on
+    finally:
+        (gc.enable if was else gc.disable)()
 
 
 def test_a_tree_with_one_file_edited_reads_that_file_alone(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import diskcache
 from ..errors import Location, RuleFileError
+from ..rulecache import building
 from ..yamlpos import PosStr
 from . import types as T
 from .compiler import GUARD_LINE as GUARD_LINE
@@ -216,7 +217,8 @@ def compile_program(p: Program, filename: str, cache_key: str | None = None) -> 
             kept = _from_cache(p, raw)
             if kept is not None:
                 return kept
-    cp, code, meta = _compile(p, filename)
+    with building():
+        cp, code, meta = _compile(p, filename)
     if cache_key is not None:
         diskcache.store_bytes("program", cache_key, json.dumps(meta).encode() + b"\n" + marshal.dumps(code))
     return cp
@@ -242,7 +244,8 @@ def compile_counting(p: Program, filename: str, cache_key: str | None = None) ->
                         return kept
             except (ValueError, TypeError, KeyError, EOFError, IndexError):
                 pass
-    code, fns, names = _compile_counting(p, filename)
+    with building():
+        code, fns, names = _compile_counting(p, filename)
     if cache_key is not None:
         diskcache.store_bytes("counting", cache_key, json.dumps(names).encode() + b"\n" + marshal.dumps(code))
     return fns
