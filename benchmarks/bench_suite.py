@@ -66,12 +66,16 @@ def shared_env() -> dict[str, str]:
 
 
 def clone(ref: str, into: Path) -> None:
-    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(into)], check=True)
-    subprocess.run(["git", "-C", str(into), "checkout", "--quiet", "--detach", ref], check=True)
-    subprocess.run([sys.executable, "-m", "venv", str(into / ".venv")], check=True)
+    steps = [["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(into)],
+             ["git", "-C", str(into), "checkout", "--quiet", "--detach", ref],
+             [sys.executable, "-m", "venv", str(into / ".venv")]]
     pip = [str(into / ".venv" / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=into)
-    subprocess.run([*pip, "-e", ".[test,docs,dask]"], check=True, cwd=into)
+    steps += [[*pip, "--upgrade", "pip"], [*pip, "-e", ".[test,docs,dask]"]]
+    for step in steps:  # quiet unless a step fails: pip's warnings are not the benchmark's output
+        done = subprocess.run(step, cwd=into if into.is_dir() else None, capture_output=True, text=True,
+                              check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"bench_suite: {shlex.join(step)} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def as_fresh(tree: Path) -> None:
