@@ -310,6 +310,7 @@ class Harness:
         self.max_deals = max_deals
         self.warm_deals = warm_deals
         self.illegal_every = illegal_every
+        self._below: dict[int, st.SearchStrategy[int]] = {}  # see _index
         # Per-player variables the rules mark with start samples (scores near the barrel, bolts…).
         self.sampled = {d.name: d.samples for d in self.rs.vars.values()
                         if d.samples and d.scope == "seat" and d.lifetime == "game"}
@@ -530,6 +531,15 @@ class Harness:
             return dealer, state  # the engine cannot be told this state
         return g.v["dealer"], warmed
 
+    def _index(self, draw: st.DrawFn, n: int) -> int:
+        """A number below ``n``, drawn as ``st.integers(0, n - 1)`` (it shrinks towards 0). Each step draws two
+        or three: the strategy of each bound is made once per harness, not looked up in Hypothesis's cache of
+        strategies at every draw."""
+        strategy = self._below.get(n)
+        if strategy is None:
+            strategy = self._below[n] = st.integers(0, n - 1)
+        return draw(strategy)
+
     def _new_game(self, dealer: int, seed: int, state: dict[str, list[Any]], traced: bool = False) -> Game:
         return Game(self.rs, dealer=dealer, seed=seed, values=state, tracer=_WhileCounting(self) if traced else None)
 
@@ -550,14 +560,14 @@ class Harness:
                 legal = [a for a in legal if self._key(a) in theirs]
                 if not legal:
                     raise _Known("no action both sides allow")
-        if self.illegal_every and draw(st.integers(0, self.illegal_every - 1)) == 0:
+        if self.illegal_every and self._index(draw, self.illegal_every) == 0:
             self._offer_illegal(game, rec, draw)
         # Steer away from a move the engine is known to refuse wrongly: the rest of the game may hold
         # another difference.
         legal = [a for a in legal if f"rejected-legal:{self.rs.action_rule.get(a.kind, a.kind)}:{a.kind}"
                  not in self.known] or legal
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
-        action = legal[draw(st.integers(0, len(legal) - 1))]
+        action = legal[self._index(draw, len(legal))]
         accepted, reason = self._engine_call(lambda: self.engine.apply(self._enc(action)), rec,
                                              self.rs.action_rule[action.kind])
         self.compared += 1
@@ -806,7 +816,7 @@ class Harness:
                 illegal.append((decl.name, seat, payload))
         if not illegal:
             return
-        kind, seat, payload = illegal[draw(st.integers(0, len(illegal) - 1))]
+        kind, seat, payload = illegal[self._index(draw, len(illegal))]
         a = Action(kind, seat, dict(payload))
         rej = game.check(a, typed=True)
         assert rej is not None, "a candidate found refused is refused"
