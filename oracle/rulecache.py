@@ -24,11 +24,12 @@ objects are still freed when nothing refers to them; only cycles among them wait
 :func:`refresh` or :func:`clear` drops entries and gives everything back to the collector
 (:func:`gc.unfreeze`).
 
-While a library is read or a ruleset compiled, the cyclic collector is paused (:func:`building`): a build
-makes tens of thousands of objects (parsed YAML, syntax trees) that are all alive until it ends, so every
-collection the allocations set off walks them in vain: in a process that holds many objects already (a
-test worker, a long batch), up to a third of a compile's time. A build's size is bounded
-(``oracle.limits``), so the pause is too; cycles it leaves are collected after.
+While a library is read or a ruleset compiled (here, and in ``lang.program``'s compile, which every
+compile goes through), the cyclic collector is paused (:func:`building`): a build makes tens of thousands of
+objects (parsed YAML, syntax trees) that are all alive until it ends, so every collection the allocations
+set off walks them in vain. Where the process holds many objects the freezing above has not moved aside (a
+caller of ``compile_resolved`` keeping resolved rulesets), that was up to a third of a compile's time. A
+build's size is bounded (``oracle.limits``), so the pause is too; cycles it leaves are collected after.
 
 Nothing else in the oracle keeps rulesets across calls (``oracle.batch`` and the records code ask
 :func:`oracle.ruleset.load_ruleset`, which asks here).
@@ -168,8 +169,7 @@ def ruleset(root: Path, request: Hashable, build: Callable[[], T]) -> T:
     key = (str(root), tree(root).digest, request)
     hit = _RULESETS.get(key)
     if hit is None:
-        with building():
-            hit = _RULESETS[key] = build()
+        hit = _RULESETS[key] = build()  # its library read and its compile pause the collector themselves
         gc.freeze()
     return hit
 
