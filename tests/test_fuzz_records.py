@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from oracle import cli
 from oracle.cli import main
 from oracle.limits import MAX_FILES, MAX_PARAM_INT
-from oracle.records import JsonLocator, read_record, validate_record
+from oracle.records import JsonLocator, parse_record, read_record, validate_record
+from oracle.records.locator import bracket_skeleton
 
 GOLDEN = ROOT / "tests" / "golden"
 GAME = json.loads((ROOT / "examples" / "classic-game.json").read_text(encoding="utf-8"))
@@ -240,9 +241,54 @@ def test_the_json_locator_finds_every_value_of_generated_json_however_it_is_spac
         value[escaped] = [escaped, {escaped: escaped}]
     text, where = _written(value, space)
     assert json.loads(text) == value
-    loc = JsonLocator("f.json", text)
-    for path, off in where.items():
-        assert loc.offset(*path) == off, (path, text)
+    # Walking the text alone, and with the data read from it (which lets a list's items be skipped undecoded).
+    for loc in (JsonLocator("f.json", text), JsonLocator("f.json", text, json.loads(text))):
+        for path, off in where.items():
+            assert loc.offset(*path) == off, (path, text)
+
+
+# Deals as the locator meets them: objects that share their first key, which objects nested in them (an action
+# entry, a result) may have as their first key too. Their strings hold no bracket, so the locator may skip
+# the deals by counting braces; with ``odd``, one string somewhere in the text holds one, and it may not.
+_WORDS = st.sampled_from(["dealer", "a", "b", "x y", ""]) | st.text(alphabet="ab ,:", max_size=4)
+_LEAF = st.none() | st.booleans() | st.integers(-99, 99) | _WORDS
+_ENTRY = st.builds(lambda first, rest: {first: 1, **rest}, _WORDS, st.dictionaries(_WORDS, _LEAF, max_size=3))
+_INNER = st.recursive(_LEAF | _ENTRY, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(_WORDS, inner, max_size=3), max_leaves=12)
+_DEAL = st.builds(lambda first, lead, rest: {first: lead, **rest}, st.sampled_from(["dealer", "a"]), _INNER,
+                  st.dictionaries(_WORDS, _INNER | st.lists(_ENTRY, max_size=4), max_size=3))
+
+
+@given(deals=st.lists(_DEAL, min_size=1, max_size=8), before=_INNER, odd=st.none() | _TRICKY, space=st.data())
+@settings(deadline=None)
+def test_the_items_of_a_list_of_objects_sharing_their_first_key_are_found_with_or_without_the_data(
+        deals, before, odd, space):
+    value = {"before": before if odd is None else [before, odd], "deals": deals, "after": {"x": [deals[0]]}}
+    text, where = _written(value, space)
+    data = json.loads(text)
+    walked = JsonLocator("f.json", text)
+    for structural in (None, bracket_skeleton(text.encode()) is not None):
+        loc = JsonLocator("f.json", text, data, structural=structural)
+        for path, off in where.items():
+            if path[:1] == ("deals",):
+                assert loc.offset(*path) == off == walked.offset(*path), (path, text)
+
+
+def test_a_deal_deep_in_a_game_is_located_without_decoding_the_deals_before_it(monkeypatch):
+    """The reader's locator finds the last deal's written result by the deals' first key: nothing decoded."""
+    import oracle.records.locator as locator
+
+    rec = game(40)
+    text = json.dumps(rec, indent=1)
+    last = len(rec["deals"]) - 1
+    assert last > 30
+    want = JsonLocator("g.json", text).locate("deals", last, "result", "score", 0)
+
+    def no_decoding(*a, **k):
+        raise AssertionError("a deal was decoded to be skipped")
+    monkeypatch.setattr(locator._SKIP, "raw_decode", no_decoding)
+    assert parse_record(text, "g.json").locate("deals", last, "result", "score", 0) == want
+    assert (want.line, want.column) == (text.count("\n", 0, text.rindex('"score"')) + 2, 1 + 5)  # its first total
 
 
 def test_an_error_deep_in_a_big_json_record_is_located_without_parsing_it_as_yaml(tmp_path, monkeypatch):

@@ -8,8 +8,12 @@ at most one pass over the part of the file before the value, never a second pars
 of the whole file as YAML. In JSON text with no backslash (so every quote opens or
 closes a string), a key is found by searching the text for it, and the action
 entries before one by their closing braces, each checked before it is trusted; a
-plain sibling is skipped in one match. Columns count characters, so tab-indented
-JSON is located as exactly as space-indented JSON.
+plain sibling is skipped in one match. Where no string holds a bracket either (every
+bracket is the text's structure) and the data read from the text is at hand, the
+deals before one are found by their first key and the brackets' balance, counted at
+C speed, not decoded: a wrong result in a game's fortieth deal is located in about a
+tenth of the time decoding the deals before it took. Columns count characters, so
+tab-indented JSON is located as exactly as space-indented JSON.
 """
 
 from __future__ import annotations
@@ -50,6 +54,15 @@ _COMMA = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
 
 _NOT_BRACKETS = re.compile(r"[^{}\[\]]+")
 _OBJECT = re.compile(r"\{[^{}]*\}")
+_ALL_BUT_BRACKETS = bytes(c for c in range(256) if c not in b'[]{}"\\')
+
+
+def bracket_skeleton(raw: bytes) -> bytes | None:
+    """The brackets of JSON text (as bytes), in order, when every bracket of it is structure: no string
+    holds a bracket, and there is no backslash (so no quote is escaped); None otherwise. Bytes translate
+    at memory speed: what is left of a string with neither is its two quotes, and ``""`` is deleted."""
+    left = raw.translate(None, _ALL_BUT_BRACKETS).replace(b'""', b"")
+    return None if b'"' in left or b"\\" in left else left
 
 
 def _nested_whole(seg: str) -> bool:
@@ -91,6 +104,49 @@ def _after_flat_objects(text: str, i: int, n: int) -> int:
     return m.end()
 
 
+def _after_keyed_objects(text: str, i: int, n: int, items: list[Any]) -> int:
+    """Where item ``n`` of a list starts, its items from ``i`` being the objects ``items`` (as read from the
+    text), each written with the same first key, and every bracket of the text being structure (see
+    :func:`bracket_skeleton`); -1 when that is not so.
+
+    Each object whose first key is that one is found by a search for it; the braces opened and closed
+    between two of them are counted (``str.count``). Inside an item (an object) more braces have been
+    opened than closed since the list began, and between two items as many: an object found where they
+    are even is one of the list's items, not one nested in an item. As every item up to ``n`` is such an
+    object, the ``n``-th of those is item ``n``, reached before the list ends. Nothing is decoded."""
+    if len(items) <= n or type(items[0]) is not dict or not items[0]:
+        return -1
+    key = next(iter(items[0]))
+    if type(key) is not str or '"' in key:
+        return -1
+    for item in items[1:n + 1]:
+        if type(item) is not dict or not item or next(iter(item)) != key:
+            return -1
+    count = text.count
+    depth, prev, seen = 0, i, 0
+    first = re.compile(r"\{[ \t\n\r]*" + re.escape(f'"{key}"') + r"[ \t\n\r]*:")  # an object, by its first key
+    for m in first.finditer(text, i):
+        at = m.start()
+        depth += count("{", prev, at) - count("}", prev, at)
+        prev = at
+        if depth == 0:
+            if seen == n:
+                return at
+            seen += 1
+    return -1
+
+
+_NO_DATA: Any = object()  # the locator was not given the data read from the text
+
+
+def _item(node: Any, key: Any) -> Any:
+    """The value at ``key`` in data read from the text, or _NO_DATA."""
+    if type(node) is dict:
+        return node.get(key, _NO_DATA) if type(key) is str else _NO_DATA
+    if type(node) is list and type(key) is int and 0 <= key < len(node):
+        return node[key]
+    return _NO_DATA
+
 
 class Locator(Protocol):
     file: str
@@ -111,33 +167,44 @@ class NoLocator:
 
 
 class JsonLocator:
-    """Positions in JSON text, by walking the text along the path."""
+    """Positions in JSON text, by walking the text along the path (and the data read from it, when given:
+    it tells what the items of a list before the wanted one are, so they can be skipped undecoded)."""
 
-    def __init__(self, file: str, text: str) -> None:
+    def __init__(self, file: str, text: str, data: Any = _NO_DATA, structural: bool | None = None) -> None:
         self.file = file
         self.text = text
+        self.data = data
+        if structural is not None:  # the reader found it out already (see bracket_skeleton)
+            self._structural = structural
 
     @functools.cached_property
     def _plain(self) -> bool:
         """No backslash in the text: every quote opens or closes a string (asked only once an error is located)."""
         return "\\" not in self.text
 
+    @functools.cached_property
+    def _structural(self) -> bool:
+        """Every bracket of the text is structure (see :func:`bracket_skeleton`)."""
+        return self._plain and bracket_skeleton(self.text.encode("utf-8", "surrogatepass")) is not None
+
     def offset(self, *path: Any) -> int:
         text = self.text
         i = _past_space(text, 0)
         if text.startswith("\ufeff", i):
             i = _past_space(text, i + 1)
+        node = self.data
         try:
             for key in path:
-                found = self._child(i, key)
+                found = self._child(i, key, node)
                 if found is None:
                     break
                 i = found
+                node = _item(node, key)
         except (ValueError, IndexError):
             pass  # the text is not what the data says (it cannot be); keep the nearest position found
         return i
 
-    def _child(self, i: int, key: Any) -> int | None:
+    def _child(self, i: int, key: Any, node: Any = _NO_DATA) -> int | None:
         text = self.text
         opener = text[i]
         if opener == "{":
@@ -165,6 +232,10 @@ class JsonLocator:
                 found = _after_flat_objects(text, i, key)
                 if found >= 0:
                     return found
+                if type(node) is list and self._structural:  # a list of deals, each found by its first key
+                    found = _after_keyed_objects(text, i, key, node)
+                    if found >= 0:
+                        return found
             while text[i] != "]":
                 if n == key:
                     return i

@@ -32,7 +32,7 @@ from ..limits import (
 )
 from ..places import place
 from ..yamlpos import compose_record, construct
-from .locator import JsonLocator, Locator, NoLocator, YamlLocator
+from .locator import JsonLocator, Locator, NoLocator, YamlLocator, bracket_skeleton
 from .schemacheck import compile_check
 
 if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
@@ -161,17 +161,14 @@ def _surely_shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     deletes every empty pair, ``[]`` then ``{}``, lowers by one or two levels. A tenth of walking the
     value, on a record that is mostly flat action entries.
     """
-    left = raw.translate(None, _NOT_BRACKETS).replace(b'""', b"")
-    if b'"' in left or b"\\" in left:
+    left = bracket_skeleton(raw)
+    if left is None:
         return False
     for _ in range((limit - 1) // 2):  # empty after k passes: at most 2k levels
         if not left:
             return True
         left = left.replace(b"[]", b"").replace(b"{}", b"")
     return not left
-
-
-_NOT_BRACKETS = bytes(c for c in range(256) if c not in b'[]{}"\\')
 
 
 def _big_number(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
@@ -262,8 +259,10 @@ def parse_record(text: str, name: str) -> RecordFile:
                     off += len(text) - len(body)
                     raise InputError(f"duplicate key {key!r}", Location(name, text.count("\n", 0, off) + 1,
                                                                         off - (text.rfind("\n", 0, off) + 1) + 1))
-            locator = JsonLocator(name, text)
             shallow = _surely_shallow(raw)
+            # Shallow, every bracket of the text is structure: the locator, should it be asked, need not
+            # find that out again.
+            locator = JsonLocator(name, text, data, structural=True if shallow else None)
         else:
             if len(text) > MAX_YAML_RECORD_BYTES:
                 raise InputError(too_big(len(text.encode("utf-8")), MAX_YAML_RECORD_BYTES, "YAML records")
