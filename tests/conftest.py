@@ -4,6 +4,7 @@ import shutil
 import tempfile
 
 import pytest
+import sitebuild
 from hypothesis import HealthCheck, settings
 
 # Property tests run CI's example counts by default, so `python -m pytest` is the suite CI runs;
@@ -33,6 +34,14 @@ os.environ["THOUSAND_CACHE_KEEP"] = "100000"  # compiled rulesets, about 0.2 MB 
 # mutant of each kind stays in the quick run, the others are deep; a second engine configuration; the
 # reference run of a third-party engine). They run with THOUSAND_DEEP=1, or when selected with -m deep.
 DEEP = bool(os.environ.get("THOUSAND_DEEP"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # The rulebook site takes a build of several seconds: started now, in the background, when a test to run
+    # needs it, so that no test worker sits idle waiting for it later (sitebuild.py).
+    wanted = any("site" in getattr(item, "fixturenames", ()) for item in session.items)
+    if wanted and not session.config.option.collectonly:
+        sitebuild.start()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -8,17 +8,14 @@ where there is no Chromium, and saves its screenshots under artifacts/docs/.
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import html
 import http.server
 import importlib.util
-import os
 import posixpath
 import re
 import shutil
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +24,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+import sitebuild
 import yaml
 from browser import CHROMIUM, Browser
 
@@ -213,30 +211,17 @@ def test_docs_command_writes_and_refuses_foreign_folders(tmp_path: Path, capsys:
 # --------------------------------------------------------------------------- the built site
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site() -> Path:
     missing = [m for m in ("mkdocs", "material", "mkdocs_static_i18n") if importlib.util.find_spec(m) is None]
     if missing:
         pytest.skip(f"the site cannot be built: {', '.join(missing)} not installed (pip install -e '.[docs]')")
-    # Built once per run: the test workers (pytest-xdist) share the base folder's parent, and the first to
-    # take the lock builds; the others, and the second module using this fixture, find the site there.
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    with (shared / "site.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        out = shared / "site"
-        if not (out / ".build.log").exists():
-            _build_site(out)
-    return out
-
-
-def _build_site(out: Path) -> None:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"),
-                           "-d", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    log = proc.stdout + proc.stderr
-    if proc.returncode != 0:
+    # Built once per run, in the background from the collection on (sitebuild.py): here it is waited for.
+    status, log = sitebuild.wait()
+    if status != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{log[-4000:]}")
+    out = sitebuild.folder()
     out.joinpath(".build.log").write_text(log, encoding="utf-8")
+    return out
 
 
 def test_mkdocs_build_strict_has_no_warnings(site: Path) -> None:
