@@ -40,7 +40,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     # The rulebook site takes a build of several seconds: started now, in the background, when a test to run
     # needs it, so that no test worker sits idle waiting for it later (sitebuild.py).
     wanted = any("site" in getattr(item, "fixturenames", ()) for item in session.items)
-    if wanted and not session.config.option.collectonly:
+    if wanted and not session.config.option.collectonly and sitebuild.buildable():
         sitebuild.start()
 
 

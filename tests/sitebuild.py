@@ -14,6 +14,7 @@ status, then what it printed.
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import signal
 import subprocess
@@ -38,6 +39,15 @@ with open(outcome + ".part", "w", encoding="utf-8") as f:
     f.write(f"{status}\\n{log}")
 os.replace(outcome + ".part", outcome)
 """
+
+
+def missing() -> list[str]:
+    """The packages the site needs that are not installed."""
+    return [m for m in ("mkdocs", "material", "mkdocs_static_i18n") if importlib.util.find_spec(m) is None]
+
+
+def buildable() -> bool:
+    return not missing()
 
 
 def _scratch() -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import html
 import http.server
-import importlib.util
 import posixpath
 import re
 import shutil
@@ -212,7 +211,7 @@ def test_docs_command_writes_and_refuses_foreign_folders(tmp_path: Path, capsys:
 
 @pytest.fixture(scope="session")
 def site() -> Path:
-    missing = [m for m in ("mkdocs", "material", "mkdocs_static_i18n") if importlib.util.find_spec(m) is None]
+    missing = sitebuild.missing()
     if missing:
         pytest.skip(f"the site cannot be built: {', '.join(missing)} not installed (pip install -e '.[docs]')")
     # Built once per run, in the background from the collection on (sitebuild.py): here it is waited for.
