@@ -210,6 +210,8 @@ class JsonLocator:
         if opener == "{":
             i = _past_space(text, i + 1)
             if self._plain and isinstance(key, str) and '"' not in key:
+                if type(node) is dict and key in node and self._structural:
+                    return self._key_counted(i, key)
                 found = self._key_searched(i, key)
                 if found is not None:
                     return found
@@ -241,6 +243,25 @@ class JsonLocator:
                     return i
                 i = self._next(i)
                 n += 1
+        return None
+
+    def _key_counted(self, i: int, key: str) -> int | None:
+        """The value of ``key``, which the object whose first key is at ``i`` has (the data says so), every
+        bracket of the text being structure. A string followed by a colon is a key; the first such ``key``
+        with an even number of quotes before it (so its first quote opens a string, not closes the one before:
+        ``":"`` is also the end of a key, its colon and the start of a value) and as many brackets closed as
+        opened between ``i`` and it is this object's: one in the value of an earlier key has that value's
+        opening bracket still open. Counted (``str.count``), nothing decoded."""
+        text = self.text
+        written = f'"{key}"'
+        count = text.count
+        at = text.find(written, i)
+        while at >= 0:
+            m = _COLON.match(text, at + len(written))
+            if (m is not None and not count('"', i, at) % 2  # its first quote opens a string: the string is the key
+                    and count("{", i, at) + count("[", i, at) == count("}", i, at) + count("]", i, at)):
+                return m.end()
+            at = text.find(written, at + 1)
         return None
 
     def _key_searched(self, i: int, key: str) -> int | None:
