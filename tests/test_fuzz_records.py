@@ -282,6 +282,33 @@ def test_the_items_of_a_list_of_objects_sharing_their_first_key_are_found_with_o
             assert loc.offset(*path) == walked.offset(*path), (path, text)
 
 
+class _Tallied(str):
+    """JSON text that tallies how many characters its ``count`` scans (the locator counts brackets and quotes)."""
+
+    scanned = 0
+
+    def count(self, sub, start=0, end=None):
+        end = len(self) if end is None else end
+        self.scanned += max(0, end - start)
+        return str.count(self, sub, start, end)
+
+
+def test_the_locators_counting_scans_each_stretch_of_text_once_however_many_places_it_tries():
+    # A key written last in its object, after thousands of nested objects holding a key of that name; a deal after
+    # thousands of nested objects whose first key is the deals' first key. Counting each candidate's stretch from
+    # the start again took time growing with the square of the file (4 s for 20 000 nested keys).
+    shapes = [({"x": [{"k": i} for i in range(3000)], "k": 1}, ("k",)),
+              ({"deals": [{"dealer": 0, "actions": [{"dealer": i} for i in range(3000)]}, {"dealer": 1}]},
+               ("deals", 1, "dealer"))]
+    for value, path in shapes:
+        plain = json.dumps(value)
+        text = _Tallied(plain)
+        loc = JsonLocator("f.json", text, json.loads(plain), structural=True)
+        off = loc.offset(*path)
+        assert plain[off] == "1"
+        assert 0 < text.scanned <= 5 * len(plain), (path, text.scanned, len(plain))  # five characters counted
+
+
 def test_a_deal_deep_in_a_game_is_located_without_decoding_the_deals_before_it(monkeypatch):
     """The reader's locator finds the last deal's written result by the deals' first key: nothing decoded."""
     import oracle.records.locator as locator

@@ -255,12 +255,18 @@ class JsonLocator:
         text = self.text
         written = f'"{key}"'
         count = text.count
+        quotes = depth = 0  # since i, counted a stretch at a time: one pass over the text however many are tried
+        prev = i
         at = text.find(written, i)
         while at >= 0:
-            m = _COLON.match(text, at + len(written))
-            if (m is not None and not count('"', i, at) % 2  # its first quote opens a string: the string is the key
-                    and count("{", i, at) + count("[", i, at) == count("}", i, at) + count("]", i, at)):
-                return m.end()
+            quotes += count('"', prev, at)
+            depth += count("{", prev, at) + count("[", prev, at) - count("}", prev, at) - count("]", prev, at)
+            prev = at
+            # Its first quote opening a string, the string is the key; the brackets balanced, it is this object's.
+            if not quotes % 2 and depth == 0:
+                m = _COLON.match(text, at + len(written))
+                if m is not None:
+                    return m.end()
             at = text.find(written, at + 1)
         return None
 
