@@ -210,9 +210,8 @@ class JsonLocator:
         if opener == "{":
             i = _past_space(text, i + 1)
             if self._plain and isinstance(key, str) and '"' not in key:
-                if type(node) is dict and key in node and self._structural:
-                    return self._key_counted(i, key)
-                found = self._key_searched(i, key)
+                found = (self._key_counted(i, key) if type(node) is dict and key in node and self._structural
+                         else self._key_searched(i, key))
                 if found is not None:
                     return found
             while text[i] != "}":
