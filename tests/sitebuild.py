@@ -51,7 +51,11 @@ def buildable() -> bool:
 
 
 def _scratch() -> Path:
-    return Path(os.environ["THOUSAND_TESTS_CACHE_DIR"])
+    """This run's folder for the build. The scratch folder is the run's own unless the environment names one,
+    and the run's id (one for all of pytest-xdist's workers, else the process) keeps a build of another run
+    there from being taken for this one's."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    return Path(os.environ["THOUSAND_TESTS_CACHE_DIR"]) / f"site-{run}"
 
 
 def folder() -> Path:
@@ -60,13 +64,14 @@ def folder() -> Path:
 
 
 def _outcome() -> Path:
-    return _scratch() / "site.outcome"
+    return _scratch() / "outcome"
 
 
 def start() -> None:
     """Start the build, unless a process of this run started it already (the first to make the marker does)."""
+    _scratch().mkdir(parents=True, exist_ok=True)
     try:
-        fd = os.open(_scratch() / "site.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        fd = os.open(_scratch() / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
         return
     os.close(fd)
