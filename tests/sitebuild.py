@@ -8,7 +8,7 @@ with its tests; a test that needs the site waits only for what is left of the bu
 
 The build goes to the run's scratch folder (``THOUSAND_TESTS_CACHE_DIR``, made by ``conftest.py`` and
 removed with it), never into the tree. Its outcome is a file written whole when mkdocs ends: its exit
-status, then what it printed.
+status, then what it printed, which is also left beside the pages as ``.build.log``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ try:
     status, log = p.returncode, p.stdout + p.stderr
 except Exception as exc:
     status, log = -1, f"the build did not run to its end: {exc!r}"
+if os.path.isdir(out):  # the log beside the pages, which the tests read, written once, before the outcome
+    with open(os.path.join(out, ".build.log"), "w", encoding="utf-8") as f:
+        f.write(log)
 with open(outcome + ".part", "w", encoding="utf-8") as f:
     f.write(f"{status}\\n{log}")
 os.replace(outcome + ".part", outcome)

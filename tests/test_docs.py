@@ -218,9 +218,7 @@ def site() -> Path:
     status, log = sitebuild.wait()
     if status != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{log[-4000:]}")
-    out = sitebuild.folder()
-    out.joinpath(".build.log").write_text(log, encoding="utf-8")
-    return out
+    return sitebuild.folder()
 
 
 def test_mkdocs_build_strict_has_no_warnings(site: Path) -> None:
