@@ -16,9 +16,8 @@ What is cached, keyed by what, invalidated when:
   caller gave them. A changed tree has a new digest, so an entry of the old tree is never returned
   after :func:`refresh`; entries of old digests are dropped then.
 
-What the cache holds lives as long as the process: each time a library or a ruleset is added, every
-object alive is moved out of the cyclic collector's way (:func:`gc.freeze`) before the collector runs
-again (see :func:`building`), so that a full collection, which a
+What the cache holds lives as long as the process: each time a ruleset is added, every object alive
+is moved out of the cyclic collector's way (:func:`gc.freeze`), so that a full collection, which a
 long game's records set off every few hundred deals, no longer walks the tens of thousands of
 objects a compiled ruleset is made of (a quarter of the time of validating whole games). Frozen
 objects are still freed when nothing refers to them; only cycles among them wait, until
@@ -120,22 +119,13 @@ _FILES: dict[tuple[str, str, str], Any] = {}
 
 
 @contextmanager
-def building(kept: bool = False) -> Iterator[None]:
-    """The cyclic collector paused for one build (a library read, a ruleset compiled), as it was after.
-
-    With ``kept``, what the build leaves is kept for the life of the process (this module's caches): it is
-    moved out of the collector's way (:func:`gc.freeze`) before the collector runs again. Otherwise the
-    first collection after the build walks every object it made only to find them all alive: a tenth of a
-    compile."""
+def building() -> Iterator[None]:
+    """The cyclic collector paused for one build (a library read, a ruleset compiled), as it was after."""
     was = gc.isenabled()
     gc.disable()
-    done = False
     try:
         yield
-        done = True
     finally:
-        if kept and done:  # a build that failed leaves only garbage, cycles too: the collector takes it
-            gc.freeze()
         if was:
             gc.enable()
 
@@ -155,7 +145,7 @@ def library(root: Path, build: Callable[[Path, str], T]) -> T:
     key = (str(root), digest)
     hit = _LIBRARIES.get(key)
     if hit is None:
-        with building(kept=True):
+        with building():
             hit = _LIBRARIES[key] = build(root, digest)
     return hit
 
@@ -179,8 +169,8 @@ def ruleset(root: Path, request: Hashable, build: Callable[[], T]) -> T:
     key = (str(root), tree(root).digest, request)
     hit = _RULESETS.get(key)
     if hit is None:
-        with building(kept=True):
-            hit = _RULESETS[key] = build()
+        hit = _RULESETS[key] = build()  # its library read and its compile pause the collector themselves
+        gc.freeze()
     return hit
 
 

@@ -223,52 +223,6 @@ def test_the_collector_is_paused_while_a_library_or_ruleset_is_built_and_as_it_w
         (gc.enable if was else gc.disable)()
 
 
-def test_what_the_cache_keeps_is_moved_aside_before_the_collector_runs_and_a_failed_build_is_not(tmp_path,
-                                                                                                monkeypatch):
-    import gc
-
-    import oracle.lang.program as program
-
-    monkeypatch.setenv("THOUSAND_CACHE", "0")
-    tree = copy_rules(tmp_path / "rules")
-    collections: list[int] = []
-    built: list[bool] = []
-
-    def compiled(*args, **kwargs):
-        out = real(*args, **kwargs)
-        built.append(True)
-        return out
-
-    real = program._compile
-    monkeypatch.setattr(program, "_compile", compiled)
-
-    def seen(phase, info):
-        if phase == "start" and built:  # a collection once the compile has made its objects
-            collections.append(info["generation"])
-
-    was = gc.isenabled()
-    gc.enable()
-    gc.callbacks.append(seen)
-    try:
-        frozen = gc.get_freeze_count()
-        load_ruleset("classic", params={"bid_step": 10}, root=tree)
-        # No collection walked the tens of thousands of objects the compile left: they were frozen first.
-        assert built and collections == []
-        assert gc.get_freeze_count() > frozen
-        # What a failed build leaves is garbage, cycles too: it stays the collector's.
-        edit(tree, "spec/bidding/step.yaml", "default: 5", "default: 7")
-        edit(tree, "spec/play/follow-suit.yaml", "forbid:", "forbid: nosuchname or")
-        load_library(tree)  # a library that reads is kept, frozen: the compile is what fails
-        frozen = gc.get_freeze_count()
-        with pytest.raises(RuleFileError):
-            load_ruleset("classic", root=tree)
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.callbacks.remove(seen)
-        rulecache.clear()
-        (gc.enable if was else gc.disable)()
-
-
 def test_a_tree_with_one_file_edited_reads_that_file_alone(tmp_path, monkeypatch):
     # Every loaded rule file is kept by its name, kind and content: a library rebuilt after an edit
     # reads the edited file again, and shares every other file's document with the tree before.
