@@ -150,3 +150,30 @@ def test_a_part_of_a_guard_is_memoised_exactly_when_it_calls_something_and_reads
     out = memo.visit(expr)
     assert (out is not expr) == any(costly(n) and not reads(n) for n in reached(expr)
                                     if isinstance(n, ast.expr)), ast.dump(expr)
+
+
+@pytest.mark.parametrize("name", ["classic", "four-dummy", "1k"])
+def test_a_compile_leaves_no_syntax_tree_for_the_cyclic_collector(name, monkeypatch):
+    # A compile makes tens of thousands of nodes; those it drops must be freed as it drops them. Held in a
+    # cycle (a nested function that calls itself holds its own cell), they would wait for a collection that
+    # walks them all, and be kept for good by a cache that moves what is alive out of the collector's way.
+    import gc
+
+    from oracle.ruleset import compile_resolved, resolve
+
+    monkeypatch.setenv("THOUSAND_CACHE", "0")
+    res = resolve(name, [], {"bid_step": 15})
+    was = gc.isenabled()
+    gc.disable()
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        compile_resolved(res)
+        gc.collect()
+        kept = [type(o).__name__ for o in gc.garbage if isinstance(o, ast.AST)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
+    assert kept == []

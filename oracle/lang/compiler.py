@@ -362,6 +362,22 @@ class _Memo(ast.NodeTransformer):
         return out
 
 
+def _uncycle(*fns: Callable[..., Any]) -> None:
+    """Empty the cells through which nested functions, done with, call themselves or each other.
+
+    Such a function holds the cell that holds it: a cycle, which keeps whatever else the function holds
+    (the nodes of a chain of guards, say) until a collection finds it, walking every object a compile made.
+    With the cells emptied, the nodes are freed as soon as nothing uses them."""
+    for fn in fns:
+        for cell in fn.__closure__ or ():
+            try:
+                held = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if any(held is f for f in fns):
+                del cell.cell_contents
+
+
 def _reads(node: ast.expr, names: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
@@ -448,7 +464,9 @@ def _game_reads(exprs: list[ast.expr]) -> list[ast.expr] | None:
             return True
         return all(visit(child) for child in ast.iter_child_nodes(node))
 
-    if not all(visit(e) for e in exprs):
+    complete = all(visit(e) for e in exprs)
+    _uncycle(free, visit)
+    if not complete:
         return None
     # A part made only of variables that are parts themselves (a range from the bid) adds nothing to the key.
     alone = {p.id for p in found.values() if isinstance(p, ast.Name)} | {"actor"}
@@ -903,6 +921,7 @@ class Compiler:
                                body=[ast.Return(_name(found))], orelse=[]))
         once: list[str] = []
         loops = asked(chain, frozenset(), ast.Return(_name(found)))
+        _uncycle(asked, refused)
         body += [ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in [*memo.names, *once]]
         body += loops
         body.append(ast.Return(_name(found)))
