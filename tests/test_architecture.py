@@ -96,20 +96,20 @@ def test_the_test_data_generator_is_outside_the_production_chain():
     assert "golden" not in IMPORTS.get("conform", set())
 
 
+def _harness_modules_after(imports: str) -> str:
+    """Hypothesis and the harness's modules, as a fresh process has them after ``import <imports>``."""
+    code = (f"import sys, {imports}; "
+            "print(sorted(m for m in sys.modules if m == 'hypothesis' or m.startswith('oracle.conform')))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=ROOT.parent).stdout.strip()
+
+
 def test_the_pytest_plugin_loads_neither_the_harness_nor_hypothesis_until_its_fixture_is_used():
     # pytest loads the plugin (entry point pytest11) in every run of every project where the oracle is installed.
-    code = ("import sys, oracle.pytest_plugin; "
-            "print(sorted(m for m in sys.modules if m == 'hypothesis' or m.startswith('oracle.conform')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=ROOT.parent).stdout
-    assert out.strip() == "[]"
+    assert _harness_modules_after("oracle.pytest_plugin") == "[]"
 
 
 def test_reading_and_weighing_records_loads_neither_the_harness_nor_hypothesis():
     # validate and coverage start once per run and per worker: the harness and Hypothesis are a fifth of a
     # second of imports that neither needs (coverage's candidates live with the interpreter for this).
-    code = ("import sys, oracle.batch, oracle.coverage, oracle.records; "
-            "print(sorted(m for m in sys.modules if m == 'hypothesis' or m.startswith('oracle.conform')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=ROOT.parent).stdout
-    assert out.strip() == "[]"
+    assert _harness_modules_after("oracle.batch, oracle.coverage, oracle.records") == "[]"
