@@ -22,6 +22,7 @@ from .lang import types as T
 from .lang.program import GUARD_LINE, ActionDecl, Clause, CompiledAction, Effect, Guard, Trigger, payload_checker
 from .places import seat as seat_words
 from .ruleset import Ruleset, load_ruleset
+from .runs import EntryShape, QuickAction, Run, build_run_factory
 from .state import Position, State
 
 MAX_EVENT_CHAIN = 64
@@ -557,6 +558,22 @@ class Game:
 
         return step
 
+    def runner(self, shape: EntryShape, seat_of: Mapping[Any, int], cards: Mapping[str, int]) -> Run | None:
+        """:meth:`stepper` for whole runs of actions written as mappings of ``shape`` (see :mod:`.runs`):
+        a function that applies entries from an index on, in one generated loop, and gives the index of
+        the first it did not apply, for the careful path. ``seat_of`` maps the players' names and the
+        seat numbers to seats, ``cards`` the notation's spellings to cards. Valid while the game is not
+        restored; None when a tracer watches the game (each action is then traced the careful way)."""
+        if self.tracer is not None:
+            return None
+        factories = self.rs.derived(_run_factories)
+        make = factories.get(shape)
+        if make is None:
+            quick = [QuickAction(q.decl.name, q.decl.rule_id, q.phase, q.actor_var, q.step)
+                     for q in self._quick.values()]
+            make = factories[shape] = build_run_factory(quick, shape)
+        return make(self.st, self.st.sheet, seat_of, cards, self._settle, self._step_failed)
+
     def _step_failed(self, step: Callable[..., Any], exc: Exception, kind: str, rule_id: str,
                      seat: int) -> RuleRuntimeError:
         """An action's compiled step raised: charged to the effect clause or guard on the failing line, else
@@ -746,6 +763,11 @@ def _quick_steps(rs: Ruleset) -> dict[str, _QuickStep]:
     return {name: _QuickStep(ca.decl, ca.step, ca.decl.phase, actor_vars[ca.decl.actor], rs.compiled.triggers.get(name))
             for name, ca in rs.compiled.actions.items()
             if ca.when is None and ca.step is not None and ca.decl.actor in actor_vars}
+
+
+def _run_factories(rs: Ruleset) -> dict[EntryShape, Callable[..., Run]]:
+    """The generated factories of runs (:meth:`Game.runner`), by entry shape, filled as they are asked for."""
+    return {}
 
 
 def _start_positions(rs: Ruleset) -> dict[int, Position]:

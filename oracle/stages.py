@@ -12,7 +12,7 @@ STAGES: tuple[tuple[str, frozenset[str]], ...] = (
     ("shared", frozenset({"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache", "stages"})),
     ("rule language", frozenset({"lang"})),
     ("rule files and rulesets", frozenset({"rulefile", "sequence", "ruleset", "sources", "dossier"})),
-    ("interpreter", frozenset({"engine", "state", "cards", "rulecounts", "candidates"})),
+    ("interpreter", frozenset({"engine", "runs", "state", "cards", "rulecounts", "candidates"})),
     ("records", frozenset({"records"})),
     ("users", frozenset({"batch", "coverage", "conform", "docgen", "sheet", "compare", "golden", "arguments", "cli",
                          "colour", "testing", "pytest_plugin", "__main__"})),

@@ -19,6 +19,7 @@ from ..lang.program import ActionDecl
 from ..places import entry as list_entry
 from ..places import place
 from ..ruleset import Ruleset
+from ..runs import EntryShape, FieldType
 
 FORMAT = "thousand-record"
 VERSION = 1
@@ -150,11 +151,16 @@ class _Readers:
             name: (len(d.fields) + 2, tuple((f, _CODES[t]) for f, t in d.fields))
             for name, d in rs.actions.items() if all(t in _CODES for _, t in d.fields)
         }
+        # The same, for the runs the interpreter reads in line (oracle.runs): the actions of such types alone.
+        self.shape = EntryShape("action", "seat", tuple(
+            (name, tuple((f, _RUN_TYPES[t]) for f, t in d.fields))
+            for name, d in rs.actions.items() if all(t in _RUN_TYPES for _, t in d.fields)))
 
 
 # The payload types an action entry's fast path reads in line (anything else takes the careful path).
 _CARD, _BOOL, _INT, _SEAT, _CARDS = range(5)
 _CODES = {"card": _CARD, "bool": _BOOL, "int": _INT, "seat": _SEAT, "list[card]": _CARDS}
+_RUN_TYPES = {"card": FieldType.CARD, "bool": FieldType.BOOL, "int": FieldType.INT, "seat": FieldType.SEAT}
 
 
 # An action as the reader decodes it and the replay keeps it: (kind, seat, payload).
@@ -184,7 +190,11 @@ class Codec:
         self._n = n
         self._plans = readers.plans
         self._lookup = readers.lookup
+        self.card_of: dict[str, int] = readers.lookup
         self._cards = readers.by_type["list[card]"]
+        self.shape = readers.shape
+        # Seats as a run reads them in line (oracle.runs): by name or by number, in one lookup.
+        self.seat_of: dict[Any, int] = {**{i: i for i in range(n)}, **names}
 
     def fast_parts(self, a: Any) -> Parts | None:
         """The action of a complete, well-formed entry as its parts (kind, seat, payload), ready for

@@ -286,6 +286,9 @@ class Replayer:
         try_apply = game.stepper()
         hook = self.decision_hook
         checked = self.checked_hook
+        # Plain runs of entries in one generated loop; none when a hook must see each action.
+        run = (game.runner(self.codec.shape, self.codec.seat_of, self.codec.card_of)
+               if hook is None and checked is None else None)
         while True:
             # The cards dealt (and the shuffled pack, where the cut is modelled) stand at the deal level.
             # A chance action can only appear when the phase changes, so look only then.
@@ -317,6 +320,13 @@ class Replayer:
             # A run of ordinary actions in one phase, the bulk of a record, at the least cost per action.
             start = ai
             while ai < len(actions) and v["phase"] == looked_phase:
+                if run is not None:
+                    went = run(actions, ai, applied)
+                    if went != ai:
+                        ai = went
+                        if len(sheet) > sheet_before:
+                            break
+                        continue
                 parts = fast(actions[ai]) or self.read_parts(actions[ai], di, ai)
                 ai += 1
                 if parts is None:  # an action the ruleset does not have, noted
