@@ -88,13 +88,16 @@ _BRANCH = '''
 if kind == KIND:
     if len(a) != N_KEYS or V['phase'] != PHASE or V['game_over']:
         return ai
-    seat = a.get(SEAT_KEY)
-    if type(seat) is not str and type(seat) is not int:
+    try:
+        seat = a[SEAT_KEY]
+        if type(seat) is not str and type(seat) is not int:
+            return ai
+        seat = seat_of[seat]
+        FIELDS
+    except (KeyError, TypeError):
         return ai
-    seat = seat_of.get(seat)
-    if seat is None or seat != V[ACTOR]:
+    if seat != V[ACTOR]:
         return ai
-    FIELDS
     try:
         refused = STEP(st, seat, PAYLOAD)
     except Exception as exc:
@@ -111,39 +114,35 @@ if kind == KIND:
     continue
 '''
 
-# Each reads field NAME of entry ``a`` into local VALUE, or ends the run.
+# Each reads field NAME of entry ``a`` into local VALUE, or ends the run (returns, or raises the KeyError or
+# TypeError the branch catches: a key missing, a value that is not a key of ``cards`` or ``seat_of``). The
+# types are checked where a lookup would let another type through (``True`` finds seat 1).
 _READERS: dict[FieldType, str] = {
     FieldType.CARD: '''
-VALUE = a.get(NAME)
-if type(VALUE) is not str:
-    return ai
-VALUE = cards.get(VALUE)
-if VALUE is None:
-    return ai
+VALUE = cards[a[NAME]]
 ''',
     FieldType.BOOL: '''
-VALUE = a.get(NAME)
+VALUE = a[NAME]
 if type(VALUE) is not bool:
     return ai
 ''',
     FieldType.INT: '''
-VALUE = a.get(NAME)
+VALUE = a[NAME]
 if type(VALUE) is not int:
     return ai
 ''',
     FieldType.SEAT: '''
-VALUE = a.get(NAME)
+VALUE = a[NAME]
 if type(VALUE) is not str and type(VALUE) is not int:
     return ai
-VALUE = seat_of.get(VALUE)
-if VALUE is None:
-    return ai
+VALUE = seat_of[VALUE]
 ''',
 }
 
 
 # All the generated code calls or names beside its own locals and the steps.
-_BUILTINS = {"type": type, "dict": dict, "str": str, "int": int, "bool": bool, "len": len, "Exception": Exception}
+_BUILTINS = {"type": type, "dict": dict, "str": str, "int": int, "bool": bool, "len": len, "Exception": Exception,
+             "KeyError": KeyError, "TypeError": TypeError}
 
 
 class _Fill(ast.NodeTransformer):
@@ -184,7 +183,7 @@ def _branch(action: QuickAction, fields: tuple[tuple[str, FieldType], ...], seat
     (branch,) = [fill.visit(s) for s in _parsed(_BRANCH)]
     assert isinstance(branch, ast.If)
     # The payload is made once, after its fields are read, and shared by the step and the list.
-    try_at = next(i for i, s in enumerate(branch.body) if isinstance(s, ast.Try))
+    try_at = [i for i, s in enumerate(branch.body) if isinstance(s, ast.Try)][1]
     branch.body.insert(try_at, ast.Assign([ast.Name("payload", ast.Store())], payload))
     return branch
 
