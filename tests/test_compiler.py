@@ -70,6 +70,10 @@ _INLINED = [
     ("position(xs, k)", lambda xs, k: xs.index(k) if k in xs else -1),
     ("position([3, 1, 4, 1], k)", lambda xs, k: [3, 1, 4, 1].index(k) if k in (3, 1, 4, 1) else -1),
     ("position(xs, k % 3 + 1)", lambda xs, k: xs.index(k % 3 + 1) if k % 3 + 1 in xs else -1),
+    # A remainder's position in constants: a table by remainder (absent values, repeats, a negative k).
+    ("position([3, 1, 4, 1, -2], k % 5)", lambda xs, k: [3, 1, 4, 1, -2].index(k % 5) if k % 5 in (3, 1, 4) else -1),
+    ("position([5, 1, 4, 3, 2, 0], k % 6)", lambda xs, k: [5, 1, 4, 3, 2, 0].index(k % 6)),
+    ("position([2, 0], k % 65)", lambda xs, k: [2, 0].index(k % 65) if k % 65 in (2, 0) else -1),  # no table
     ("first(xs) + last(xs) * 10", lambda xs, k: xs[0] + xs[-1] * 10),
     ("min([k, 3]) + max([k, 1, len(xs)])", lambda xs, k: min(k, 3) + max(k, 1, len(xs))),
     ("min([k]) + max(xs)", lambda xs, k: k + max(xs)),
@@ -94,10 +98,11 @@ def test_library_calls_written_in_line_give_what_the_library_gives():
     comp = Compiler(Env(deck, vars_, {}, {}, {"play"}))
     fns = [(text, comp.expr_fn(text, "rule.x", Scope(), None, SAMPLE_ARGS), want) for text, want in _INLINED]
     comp.build("<test>")
-    assert not any("b_position" in f.fn.__code__.co_names for _, f, _ in fns[:3])  # written in line
+    assert not any("b_position" in f.fn.__code__.co_names for _, f, _ in fns[:6])  # written in line
+    assert ["index" in f.fn.__code__.co_names for _, f, _ in fns[3:6]] == [False, False, True]  # tables
 
     @settings(max_examples=200, deadline=None)
-    @given(st.lists(st.integers(-1, 5), max_size=5), st.integers(-1, 6))
+    @given(st.lists(st.integers(-1, 5), max_size=5), st.integers(-70, 140))
     def agree(xs, k):
         state = SimpleNamespace(v={"xs": xs, "k": k}, rng=random.Random(1), set_by={})
         for text, handle, want in fns:

@@ -143,6 +143,9 @@ def _position(d: DeckShape, a: list[ast.expr]) -> ast.expr | None:
     xs, x = a
     if _constants(xs):
         assert isinstance(xs, (ast.List, ast.Tuple))
+        table = _positions_by_remainder(xs, x)
+        if table is not None:
+            return ast.Subscript(value=table, slice=x, ctx=ast.Load())
         xs = ast.Tuple(elts=list(xs.elts), ctx=ast.Load())
     elif not isinstance(xs, ast.Name):
         return None
@@ -151,6 +154,26 @@ def _position(d: DeckShape, a: list[ast.expr]) -> ast.expr | None:
     index = ast.Call(func=ast.Attribute(xs, "index", ast.Load()), args=[x], keywords=[])
     return ast.IfExp(test=ast.Compare(left=x, ops=[ast.In()], comparators=[xs]), body=index,
                      orelse=ast.UnaryOp(op=ast.USub(), operand=_const(1)))
+
+
+# The largest divisor for which a position in a list of constants is looked up in a table of remainders.
+_REMAINDER_TABLE = 64
+
+
+def _positions_by_remainder(xs: ast.List | ast.Tuple, x: ast.expr) -> ast.Tuple | None:
+    """For ``x`` of the form ``n % k`` (a card's rank, say) with a small constant ``k > 0``: the table of the
+    position of each remainder 0..k-1 in the constants ``xs`` (-1 where it is not there), so the position
+    is one subscript instead of a search. None for any other ``x``. Whole numbers only: a remainder of
+    them is always in 0..k-1, where the table and the search agree."""
+    if not (isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mod) and isinstance(x.right, ast.Constant)):
+        return None
+    k = x.right.value
+    if type(k) is not int or not 0 < k <= _REMAINDER_TABLE:
+        return None
+    values = [e.value for e in xs.elts if isinstance(e, ast.Constant)]
+    if any(type(v) is not int for v in values):
+        return None
+    return ast.Tuple(elts=[_const(values.index(r) if r in values else -1) for r in range(k)], ctx=ast.Load())
 
 
 def _item(i: int) -> Inliner:
