@@ -223,6 +223,23 @@ def test_wrong_dealer_is_charged_to_the_rotation_rule(tmp_path):
     assert (v.violations[0].rule, v.violations[0].reason) == ("deal.rotation", "wrong-dealer")
 
 
+def test_marks_are_compared_as_a_set_of_pairs_by_name_or_seat_number(tmp_path):
+    """A deal's marks may be written in any order, the players by name or by seat number; a mark that is not
+    the rules' is a wrong result of the record's own (the sheet's marks are what the rules gave)."""
+    rec = small(10)
+    deal = rec["deals"][9]["result"]
+    assert len(deal["marks"]) == 3  # a marriage and two bolts
+    players = rec["players"]
+    deal["marks"] = [[what, players.index(who)] for what, who in reversed(deal["marks"])]
+    assert verdict_of(tmp_path, rec).valid
+    deal["marks"][0][1] = (deal["marks"][0][1] + 1) % 3
+    v = verdict_of(tmp_path, rec)
+    assert not v.valid
+    assert (v.violations[0].deal, v.violations[0].reason) == (10, "wrong-marks")
+    deal["marks"] = deal["marks"][1:]
+    assert verdict_of(tmp_path, rec).violations[0].reason == "wrong-marks"
+
+
 def test_all_errors_goes_on(tmp_path):
     rec = small()
     rec["deals"][0]["result"]["delta"][0] += 5

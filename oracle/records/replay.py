@@ -447,10 +447,9 @@ class Replayer:
                              self.rec.locate("deals", di, "result"))
         as_is = self.as_is
         for key, want_raw in result.items():
-            if key in row and key != "marks" and (want_raw == row[key] if key in as_is else
-                                                  want_raw == sheet_value(self.rs, self.nt, key, row[key],
-                                                                          self.players)):
-                continue  # written exactly as the oracle would write it
+            if key in row and (want_raw == row[key] if key in as_is else
+                               want_raw == sheet_value(self.rs, self.nt, key, row[key], self.players)):
+                continue  # written exactly as the oracle would write it (marks too: in the sheet's order)
             if key not in row:
                 raise InputError(f"{place(('deals', di, 'result'))}: {key!r} is not on the score sheet of ruleset "
                                  f"{self.rs.name!r}; it has {', '.join(k for k in row if k != 'deal')}",
