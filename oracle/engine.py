@@ -517,10 +517,13 @@ class Game:
         """:meth:`try_apply_typed` as one function for a run of actions, with what it looks up bound once:
         valid while the game is not restored nor its tracer changed (a record's replay of one deal). For a
         counter that tallies (rule coverage), each action's counted step and its tally, looked up the first
-        time the action comes (a counter keeps a trigger's tally for good)."""
+        time the action comes (a counter keeps a trigger's tally for good); for a :class:`VariableWatcher`
+        (blame), the quick step of each action whose effects it cannot see, told afterwards."""
         slow = self.try_apply_typed
-        counter = self.tracer
-        if counter is not None and not isinstance(counter, EffectCounter):
+        tracer = self.tracer
+        counter = tracer if isinstance(tracer, EffectCounter) else None
+        watcher = tracer if isinstance(tracer, VariableWatcher) else None
+        if tracer is not None and counter is None and watcher is None:
             return slow
         st = self.st
         v = st.v
@@ -530,8 +533,14 @@ class Game:
 
         def bind(kind: str) -> tuple[_QuickStep, Callable[..., int], list[int] | None] | None:
             quick = quick_of.get(kind)
-            if quick is None or counter is None:
+            if quick is None or tracer is None:
                 return None if quick is None else (quick, quick.step, None)
+            if watcher is not None:
+                # An action whose effects the watcher cannot see never comes to be seen (a watcher only
+                # ever stops looking), so it is bound to its quick step for good; the others go the way
+                # try_apply_typed takes, which asks again each time.
+                return None if watcher.sees(quick.trigger) else (quick, quick.step, None)
+            assert counter is not None
             tally = counter.tally(quick.trigger) if quick.trigger is not None else None
             fn = self.rs.counting.steps.get(kind) if tally is not None else None
             return None if fn is None else (quick, fn, tally)
@@ -552,6 +561,8 @@ class Game:
                 raise self._step_failed(fn, exc, kind, quick.decl.rule_id, seat) from None
             if i != -1:  # refused before any effect ran: say why, the careful way
                 return self.check(Action(kind, seat, payload), True)
+            if watcher is not None:
+                watcher.passed(v)
             if v["phase"] != quick.phase:
                 settle(quick.phase)
             return None

@@ -467,6 +467,40 @@ def test_watching_any_variables_lists_the_writes_the_full_trace_lists_in_every_g
                     assert traced_writes(rp.rs, start, after_sheet, watch=watched) == want, (path.name, di, watched)
 
 
+@pytest.mark.parametrize("folder", ["classic", "two-trading"])
+def test_a_stepper_tells_a_watcher_what_applying_each_action_tells_it(folder):
+    """A watcher hears of each traced effect and is told of each action let through untraced, in the same
+    order, whether the actions go one by one (try_apply_typed) or through a stepper bound once (blame)."""
+    from oracle.engine import Game, VariableWatcher
+
+    class Log(VariableWatcher):
+        def __init__(self, watched):
+            super().__init__(watched)
+            self.heard: list = []
+
+        def __call__(self, effect, before, after):
+            self.heard.append(("effect", effect.rule_id, after["phase"]))
+            return before
+
+        def passed(self, after):
+            self.heard.append(("passed", after["phase"], len(after["hand"][0])))
+
+    path = sorted((GOLDEN.parent / folder / "valid").glob("*.json"))[0]
+    rp = Replayer(load_record(json.loads(path.read_text(encoding="utf-8")), path.name))
+    rp.run()
+    for di in range(min(rp.deals_reached, 3)):
+        start = rp.deal_start(di)
+        heard = []
+        for stepped in (False, True):
+            game = Game.at(start.position, Log(["score", "bolts"]))
+            step = game.stepper() if stepped else game.try_apply_typed
+            for parts in start.applied:
+                assert step(*parts) is None
+            heard.append(game.tracer.heard)
+        assert heard[0] == heard[1]
+        assert any(h[0] == "passed" for h in heard[0]) and any(h[0] == "effect" for h in heard[0])
+
+
 def test_values_derived_from_a_ruleset_are_kept_per_ruleset():
     from oracle.cards import notation
     from oracle.ruleset import load_ruleset

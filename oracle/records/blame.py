@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,10 +35,15 @@ Force = dict[tuple[str, int | None], tuple[int, Any]]
 
 @dataclass(frozen=True)
 class DealStart:
-    """The position at the start of a deal (a value, so it can be replayed more than once) and the deal's actions."""
+    """The position at the start of a deal (a value, so it can be replayed more than once) and the deal's
+    actions, as a replay keeps them: (kind, seat, payload), each applied once already (so of the right types)."""
 
     position: Position
-    actions: list[Action]
+    applied: tuple[tuple[str, int, Mapping[str, Any]], ...]
+
+    @property
+    def actions(self) -> list[Action]:
+        return [Action(*parts) for parts in self.applied]
 
 
 def refused_by(game: Game, action: Action) -> str | None:
@@ -56,17 +61,19 @@ def traced_writes(rs: Ruleset, start: DealStart, after_sheet: bool = False,
     up) are left out, unless ``after_sheet`` asks for them: they explain the next dealer,
     not this deal's results.
     """
-    return trace(start.position, start.actions, after_sheet=after_sheet, watch=watch, typed=True)[0]
+    return trace(start.position, start.applied, after_sheet=after_sheet, watch=watch, typed=True)[0]
 
 
-def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = False,
+def trace(position: Position, actions: Sequence[Action] | Sequence[tuple[str, int, Mapping[str, Any]]], *,
+          after_sheet: bool = False,
           watch: Collection[str] | None = None, force: Force | None = None,
           typed: bool = False) -> tuple[list[Write], Game]:
     """Apply ``actions`` from ``position`` with clause tracing: every value a clause changed, in order, and
     the game they leave. ``watch`` keeps to those variables; ``after_sheet`` as in :func:`traced_writes`;
     ``force`` makes it a what-if replay (the n-th change of a cell gives another value, and play goes on
     from there). Actions refused on the way raise :class:`IllegalAction`. ``typed`` says the actions'
-    payloads are of the right types already (a replay's applied actions), so only the rules are asked."""
+    payloads are of the right types already (a replay's applied actions, which may be given as their parts:
+    kind, seat, payload), so only the rules are asked."""
     g = Game.at(position)
     v = g.v
     writes: list[Write] = []
@@ -137,10 +144,18 @@ def trace(position: Position, actions: Sequence[Action], *, after_sheet: bool = 
 
     watching = _Watch(watched, watcher, passed)
     g.tracer = tracer if watch is None else watching
-    for a in actions:
-        rej = g.try_apply(a, typed=typed)
-        if rej is not None:
-            raise IllegalAction(rej)
+    if typed:
+        step = g.stepper()  # bound to this tracer; the quick step for what a watcher cannot see
+        for a in actions:
+            rej = step(a.kind, a.seat, a.payload) if isinstance(a, Action) else step(*a)
+            if rej is not None:
+                raise IllegalAction(rej)
+    else:
+        for a in actions:
+            assert isinstance(a, Action), "parts are typed"
+            rej = g.try_apply(a)
+            if rej is not None:
+                raise IllegalAction(rej)
     g.tracer = None
     return writes, g
 

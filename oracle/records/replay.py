@@ -500,7 +500,7 @@ class Replayer:
 
     def deal_start(self, di: int) -> DealStart:
         """The position at the start of deal ``di`` (counted from 0) and that deal's actions."""
-        return DealStart(self._starts[di], self.applied_in(di))
+        return DealStart(self._starts[di], tuple(self._applied[di]) if 0 <= di < len(self._applied) else ())
 
     def game_at(self, di: int, applied: int | None = None, tracer: Tracer | EffectCounter | None = None) -> Game:
         """A new game at the start of deal ``di`` (counted from 0) with the first ``applied`` of that deal's
