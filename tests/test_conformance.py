@@ -655,3 +655,35 @@ def test_what_was_not_compared_is_said_and_qualifies_no_disagreement():
     assert "results: NOT compared (the engine declares results: false)" in text
     assert "no disagreement found in what was compared (not compared: results, game end, set_state)" in text
     assert report.to_json()["compared"]["results"] == {"compared": False, "why": "the engine declares results: false"}
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "two-trading"])
+def test_an_actions_key_kept_from_before_is_the_key_worked_out_again(ruleset):
+    """The harness keeps each legal action's key (its protocol form, case-folded): the key kept is the one
+    worked out afresh, for every legal action of random games, and a flag is never taken for a number."""
+    import random
+
+    from oracle.conform.harness import Harness, _canonical, _norm
+    from oracle.engine import Action, Game, choose_random
+
+    h = Harness(OracleEngine(ruleset), ruleset)
+    game = Game(h.rs, seed=3)
+    rng = random.Random(3)
+    keyed = 0
+    for _ in range(300):
+        if game.over:
+            break
+        if game.chance_action() is not None:
+            assert game.try_apply(game.sample()) is None
+            continue
+        legal = game.legal_actions()
+        for a in legal + legal:  # each twice: worked out, then kept
+            assert h._key(a) == _canonical(_norm(h._enc(a))), a
+            keyed += 1
+        assert game.try_apply(choose_random(game, legal, rng)) is None
+    assert keyed > 200 and h._keys
+    flag = next(a for a in h._keys if any(type(x) is tuple and type(x[1]) is bool for x in a[2:]))
+    kind, seat, *rest = flag
+    items = dict(x for x in rest if type(x) is tuple)
+    as_number = Action(kind, seat, {k: int(v) if type(v) is bool else v for k, v in items.items()})
+    assert h._key(as_number) == _canonical(_norm(h._enc(as_number))) != h._key(Action(kind, seat, items))

@@ -304,6 +304,9 @@ class Harness:
         self.engine = engine
         self.rs: Ruleset = load_ruleset(ruleset, overlays, params)
         self.nt = notation(self.rs)
+        # Each legal action's key, by the action's kind, seat and payload: a game offers the same few hundred
+        # actions over and over, and every legal action of every step is keyed (see _key).
+        self._keys: dict[tuple[Any, ...], str] = {}
         self.ruleset = ruleset
         self.overlays = list(overlays or [])
         self.params = dict(params or {})
@@ -1077,7 +1080,20 @@ class Harness:
         return encode_action(self.rs, self.nt, a)
 
     def _key(self, a: Action) -> str:
-        return _canonical(_norm(self._enc(a)))
+        """The action as compared with the engine's: its protocol form, case-folded, as canonical JSON."""
+        payload = a.payload
+        try:
+            # The values' types too: True and 1 are equal keys of a dict, but not the same JSON.
+            memo = (a.kind, a.seat, *payload.items(), *map(type, payload.values()))
+            found = self._keys.get(memo)
+        except TypeError:  # a payload holding a list: worked out each time
+            return _canonical(_norm(self._enc(a)))
+        if found is None:
+            found = _canonical(_norm(self._enc(a)))
+            if len(self._keys) >= _KEYS_KEPT:
+                self._keys.clear()
+            self._keys[memo] = found
+        return found
 
     def _sheet(self, key: str, value: Any) -> Any:
         decl = self.rs.vars.get(key)
@@ -1189,6 +1205,10 @@ def _by_hint(game: Game, legal: list[Action]) -> list[Action]:
 # An action's text for comparing the two sides: json.dumps(v, sort_keys=True), less the making of an
 # encoder at each call (every legal action of every step is keyed, on both sides).
 _canonical = json.JSONEncoder(sort_keys=True).encode
+
+
+# The keys of actions a harness keeps (see Harness._key): far more than a ruleset's actions in a game.
+_KEYS_KEPT = 100_000
 
 
 def _norm(v: Any) -> Any:
