@@ -85,11 +85,18 @@ def _grouped(player: str, kind: str, payloads: list[dict[str, Any]]) -> list[dic
         return [{"player": player, "action": kind}]
     best: list[dict[str, Any]] | None = None
     for spread in fields:  # the field whose listing gives the fewest groups
-        groups: dict[str, dict[str, Any]] = {}
+        groups: dict[Any, dict[str, Any]] = {}
+        others = [f for f in fields if f != spread]
         for p in payloads:
-            fixed = {f: p[f] for f in fields if f != spread}
-            g = groups.setdefault(repr(sorted(fixed.items())), {"player": player, "action": kind, "field": spread,
-                                                                 "values": [], "with": fixed})
+            fixed = {f: p[f] for f in others}
+            try:  # the other fields' values, in the fields' order (every payload of a kind has them all)
+                key: Any = tuple(fixed.values())
+                hash(key)
+            except TypeError:  # a list among them: by its text
+                key = repr(key)
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = {"player": player, "action": kind, "field": spread, "values": [], "with": fixed}
             g["values"].append(p[spread])
         if best is None or len(groups) < len(best):
             best = list(groups.values())
