@@ -5,7 +5,7 @@ turn plays a card of the current phase and no guard forbids it. Read generically
 pays for a loop over its fields, a tuple of its parts, a lookup of its compiled step and the checks
 around it: more than the step itself. This module writes, once per ruleset and entry shape, one
 function whose every action kind is a branch with its fields read in line and its compiled step
-called directly; a run of such entries goes through it at the cost of the steps alone.
+called directly; a run of such entries costs little more than its steps.
 
 It takes only what it can take for sure. Anything else (a field of another type, a card in lower
 case, a seat not on turn, a payload the step refuses, an unknown action) ends the run at that entry,
@@ -63,8 +63,9 @@ class QuickAction:
 # -> index of the first entry not applied.
 Run = Callable[[list[Any], int, list[tuple[str, int, Mapping[str, Any]]]], int]
 
-# The template of the generated code. Placeholders in capitals are replaced by constants (or, for
-# STEP, by the name of the step's global); FIELDS stands for the statements that read the payload.
+# The template of the generated code. Placeholders in capitals are replaced by constants (STEP by the name
+# of the step's global, PAYLOAD by the mapping of the fields read); FIELDS stands for the statements that
+# read the fields, BRANCHES for one branch of _BRANCH per action.
 _TEMPLATE = '''
 def make(st, sheet, seat_of, cards, settle, failed):
     V = st.v
@@ -98,13 +99,14 @@ if kind == KIND:
         return ai
     if seat != V[ACTOR]:
         return ai
+    payload = PAYLOAD
     try:
-        refused = STEP(st, seat, PAYLOAD)
+        refused = STEP(st, seat, payload)
     except Exception as exc:
         raise failed(STEP, exc, KIND, RULE_ID, seat) from None
     if refused != -1:
         return ai
-    applied.append((KIND, seat, PAYLOAD))
+    applied.append((KIND, seat, payload))
     ai += 1
     if V['phase'] != PHASE:
         settle(PHASE)
@@ -179,12 +181,9 @@ def _branch(action: QuickAction, fields: tuple[tuple[str, FieldType], ...], seat
                                                                      for i in range(len(fields))])
     fill = _Fill({"KIND": action.kind, "RULE_ID": action.rule_id, "PHASE": action.phase, "ACTOR": action.actor_var,
                   "SEAT_KEY": seat_key, "N_KEYS": len(fields) + 2},
-                 {"STEP": step_name}, {"PAYLOAD": ast.Name("payload", ast.Load())}, {"FIELDS": reading})
+                 {"STEP": step_name}, {"PAYLOAD": payload}, {"FIELDS": reading})
     (branch,) = [fill.visit(s) for s in _parsed(_BRANCH)]
     assert isinstance(branch, ast.If)
-    # The payload is made once, after its fields are read, and shared by the step and the list.
-    try_at = [i for i, s in enumerate(branch.body) if isinstance(s, ast.Try)][1]
-    branch.body.insert(try_at, ast.Assign([ast.Name("payload", ast.Store())], payload))
     return branch
 
 
