@@ -452,9 +452,10 @@ class Game:
             return []  # what the guards share raised: check words that error
         return [ca.guards[i].clause.rule_id for i in found]
 
-    def apply(self, action: Action) -> None:
-        """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise."""
-        rej = self.try_apply(action)
+    def apply(self, action: Action, typed: bool = False) -> None:
+        """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise. ``typed`` as in
+        :meth:`try_apply`."""
+        rej = self.try_apply(action, typed)
         if rej is not None:
             raise IllegalAction(rej)
 
@@ -683,7 +684,7 @@ class Game:
                                "the rules loop")
 
     def _payload_problem(self, decl: ActionDecl, payload: Mapping[str, Any]) -> str | None:
-        if not isinstance(payload, Mapping):
+        if type(payload) is not MappingProxyType and not isinstance(payload, Mapping):  # an Action's, at once
             return "the payload must be a mapping"
         checkers = self.c.actions[decl.name].checkers
         if len(payload) != len(checkers) or any(f not in payload for f in checkers):
@@ -930,13 +931,14 @@ def _play_out_deal(game: Game, rng: random.Random, deals: int, max_actions: int 
     """Play on by the hints until the deal is scored (the sheet has more than ``deals`` rows) or the game ends."""
     n = 0
     while not game.over and len(game.sheet) <= deals and n < max_actions:
+        # The rules' own draw and legal actions: their payloads are of the right types.
         if game.chance_action() is not None:
-            game.apply(game.sample())
+            game.apply(game.sample(), typed=True)
         else:
             legal = game.legal_actions()
             if not legal:
                 raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
-            game.apply(choose_hinted(game, legal, rng, greed=1.0))
+            game.apply(choose_hinted(game, legal, rng, greed=1.0), typed=True)
         n += 1
 
 
@@ -966,7 +968,9 @@ def play_random(game: Game, rng: random.Random, max_actions: int = 100_000,
             action = chooser(game, legal, rng)
         if on_action is not None:
             on_action(game, action)
-        rej = game.try_apply(action)
+        # The rules' own draw, or one of their legal actions as our choosers pick it, is well typed; a bot of
+        # the caller's own may give anything, and its payload is checked.
+        rej = game.try_apply(action, typed=chance or bot is None)
         if rej is not None:
             # The rules' own draw refused by their own guards: they cannot be played as they stand.
             raise _unplayable(game, action, rej) if chance else IllegalAction(rej)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from reference import expected_row
@@ -271,3 +272,23 @@ def test_a_tracer_is_handed_the_state_before_each_effect_until_it_says_it_reads_
         play_random(game, random.Random(3), max_actions=40)
     assert len(seen["blind"]) > 10 and seen["blind"][0] is False and all(seen["blind"][1:])
     assert len(seen["reading"]) > 10 and all(seen["reading"])
+
+
+def test_a_bots_own_action_is_checked_for_its_types_and_the_rules_own_are_taken_as_they_are():
+    """play_random takes the rules' draw and its own choosers' legal actions as well typed; an action a
+    caller's bot makes up is checked like any other: a card given by its name is a bad payload, not a card
+    the player does not hold."""
+    from oracle.engine import IllegalAction, choose_hinted, play_random
+
+    def spelling_bot(game, legal, rng):
+        a = choose_hinted(game, legal, rng)
+        if a.kind == "play":
+            return Action("play", a.seat, {**a.payload, "card": "QS"})
+        return a
+
+    game = Game(load_ruleset("classic"), seed=5)
+    with pytest.raises(IllegalAction) as raised:
+        play_random(game, random.Random(5), bot=spelling_bot)
+    assert raised.value.rejection.reason == "bad-payload", raised.value.rejection
+    played = Game(load_ruleset("classic"), seed=5)
+    assert play_random(played, random.Random(5), hinted=True, max_deals=2) > 0 and len(played.sheet) == 2
