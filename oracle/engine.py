@@ -347,6 +347,34 @@ class Game:
                 out.extend(Action(a.name, s, p) for p in self._legal_payloads(ca, s))
         return out
 
+    def _best_by_hints(self, rng: random.Random) -> tuple[str, int, dict[str, Any]]:
+        """The legal move the hints like best, as its parts, a tie broken by ``rng``: what ``choose_hinted``
+        picks from :meth:`legal_actions` at greed 1.0 (the same order, the same draw)."""
+        st = self.st
+        top: int | None = None
+        best: list[tuple[str, int, dict[str, Any]]] = []
+        for ca in self.c.by_phase.get(st.v["phase"], ()) if not st.v["game_over"] else ():
+            a = ca.decl
+            if a.chance:
+                continue
+            hint = ca.hint
+            for s in self.actors(a):
+                for p in self._legal_payloads(ca, s):
+                    if hint is None:
+                        h = 0
+                    else:
+                        try:
+                            h = int(hint(st, s, p))
+                        except Exception as exc:
+                            raise self._runtime(a.rule_id, exc, seat=s) from None
+                    if top is None or h > top:
+                        top, best = h, [(a.name, s, p)]
+                    elif h == top:
+                        best.append((a.name, s, p))
+        if not best:
+            raise RuleRuntimeError(f"no legal action in phase {self.phase!r} and the game is not over")
+        return best[rng.randrange(len(best))]
+
     def legal_payloads(self, kind: str) -> list[dict[str, Any]]:
         """The payloads of the legal actions of one kind now, of every seat that may take it: what
         :meth:`legal_actions` lists of that kind, without making an action of each."""
@@ -928,17 +956,20 @@ def choose_lookahead(game: Game, legal: list[Action], rng: random.Random) -> Act
 
 
 def _play_out_deal(game: Game, rng: random.Random, deals: int, max_actions: int = 10_000) -> None:
-    """Play on by the hints until the deal is scored (the sheet has more than ``deals`` rows) or the game ends."""
+    """Play on by the hints until the deal is scored (the sheet has more than ``deals`` rows) or the game ends:
+    the moves ``choose_hinted(greed=1.0)`` makes, drawing from ``rng`` as it does, with no Action made of
+    each legal move (the lookahead plays out several deals a move)."""
     n = 0
     while not game.over and len(game.sheet) <= deals and n < max_actions:
         # The rules' own draw and legal actions: their payloads are of the right types.
         if game.chance_action() is not None:
             game.apply(game.sample(), typed=True)
         else:
-            legal = game.legal_actions()
-            if not legal:
-                raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
-            game.apply(choose_hinted(game, legal, rng, greed=1.0), typed=True)
+            rng.random()  # choose_hinted's draw between its greed and a random move: never random at 1.0
+            kind, seat, payload = game._best_by_hints(rng)
+            rej = game.try_apply_typed(kind, seat, payload)
+            if rej is not None:
+                raise IllegalAction(rej)
         n += 1
 
 

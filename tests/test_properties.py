@@ -292,3 +292,29 @@ def test_a_bots_own_action_is_checked_for_its_types_and_the_rules_own_are_taken_
     assert raised.value.rejection.reason == "bad-payload", raised.value.rejection
     played = Game(load_ruleset("classic"), seed=5)
     assert play_random(played, random.Random(5), hinted=True, max_deals=2) > 0 and len(played.sheet) == 2
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-dummy", "two-bank", "1k"])
+def test_the_play_out_picks_what_the_hinted_bot_picks_with_the_same_draws(ruleset):
+    """The lookahead's play-out chooses by the hints without making an Action of each legal move: at every
+    position of a game it picks what choose_hinted picks at greed 1.0, and leaves the generator as it does."""
+    from oracle.engine import choose_hinted
+
+    game = Game(load_ruleset(ruleset), seed=11)
+    rng = random.Random(11)
+    picked = 0
+    while not game.over and picked < 400:
+        if game.chance_action() is not None:
+            assert game.try_apply(game.sample(), typed=True) is None
+            continue
+        state = rng.getstate()
+        mine = choose_hinted(game, game.legal_actions(), rng, greed=1.0)
+        after = rng.getstate()
+        rng.setstate(state)
+        rng.random()  # the play-out draws what choose_hinted draws first
+        kind, seat, payload = game._best_by_hints(rng)
+        assert (kind, seat, dict(payload)) == (mine.kind, mine.seat, dict(mine.payload))
+        assert rng.getstate() == after
+        assert game.try_apply(mine, typed=True) is None
+        picked += 1
+    assert picked > 50
