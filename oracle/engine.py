@@ -347,33 +347,30 @@ class Game:
                 out.extend(Action(a.name, s, p) for p in self._legal_payloads(ca, s))
         return out
 
-    def _best_by_hints(self, rng: random.Random) -> tuple[str, int, dict[str, Any]]:
-        """The legal move the hints like best, as its parts, a tie broken by ``rng``: what ``choose_hinted``
-        picks from :meth:`legal_actions` at greed 1.0 (the same order, the same draw)."""
+    def _legal_parts(self) -> list[tuple[str, int, dict[str, Any]]]:
+        """:meth:`legal_actions` as their parts (kind, seat, payload), in the same order, no Action made: for
+        the bots' own play, which makes an Action of the one move chosen only."""
+        v = self.st.v
+        if v["game_over"]:
+            return []
+        return [(ca.decl.name, s, p) for ca in self.c.by_phase.get(v["phase"], ()) if not ca.decl.chance
+                for s in self.actors(ca.decl) for p in self._legal_payloads(ca, s)]
+
+    def _hints_of(self, parts: list[tuple[str, int, dict[str, Any]]]) -> list[int]:
+        """:meth:`hint` of each action given by its parts."""
         st = self.st
-        top: int | None = None
-        best: list[tuple[str, int, dict[str, Any]]] = []
-        for ca in self.c.by_phase.get(st.v["phase"], ()) if not st.v["game_over"] else ():
-            a = ca.decl
-            if a.chance:
+        actions = self.c.actions
+        out = []
+        for kind, seat, payload in parts:
+            fn = actions[kind].hint
+            if fn is None:
+                out.append(0)
                 continue
-            hint = ca.hint
-            for s in self.actors(a):
-                for p in self._legal_payloads(ca, s):
-                    if hint is None:
-                        h = 0
-                    else:
-                        try:
-                            h = int(hint(st, s, p))
-                        except Exception as exc:
-                            raise self._runtime(a.rule_id, exc, seat=s) from None
-                    if top is None or h > top:
-                        top, best = h, [(a.name, s, p)]
-                    elif h == top:
-                        best.append((a.name, s, p))
-        if not best:
-            raise RuleRuntimeError(f"no legal action in phase {self.phase!r} and the game is not over")
-        return best[rng.randrange(len(best))]
+            try:
+                out.append(int(fn(st, seat, payload)))
+            except Exception as exc:
+                raise self._runtime(self.rs.actions[kind].rule_id, exc, seat=seat) from None
+        return out
 
     def legal_payloads(self, kind: str) -> list[dict[str, Any]]:
         """The payloads of the legal actions of one kind now, of every seat that may take it: what
@@ -873,21 +870,14 @@ def choose_random(game: Game, legal: list[Action], rng: random.Random) -> Action
     kinds that prefer low choices take the least of three draws, so a random auction
     does not run to the maximum every time.
     """
-    by_kind: dict[str, list[Action]] = {}
-    for a in legal:
-        by_kind.setdefault(a.kind, []).append(a)
-    kinds = list(by_kind)
-    decls = game.rs.actions
-    weights = [decls[k].weight for k in kinds]
-    kind = rng.choices(kinds, weights)[0] if len(kinds) > 1 else kinds[0]
-    options = by_kind[kind]
-    i = rng.randrange(len(options))
-    if decls[kind].prefer_low:
-        i = min(i, rng.randrange(len(options)), rng.randrange(len(options)))
-    return options[i]
+    return legal[_random_choice(game, [a.kind for a in legal], rng)]
 
 
-def choose_hinted(game: Game, legal: list[Action], rng: random.Random, greed: float = 0.85) -> Action:
+# How often the hinted bot makes the move its hints like best (else a random one).
+HINT_GREED = 0.85
+
+
+def choose_hinted(game: Game, legal: list[Action], rng: random.Random, greed: float = HINT_GREED) -> Action:
     """Mostly the legal action the rules' hints like best; sometimes a random one.
 
     Hints are rule-language expressions in the rule files, so a ruleset can make its
@@ -895,15 +885,40 @@ def choose_hinted(game: Game, legal: list[Action], rng: random.Random, greed: fl
     """
     if rng.random() >= greed:
         return choose_random(game, legal, rng)
-    best: list[Action] = []
-    top = None
-    for a in legal:
-        h = game.hint(a)
-        if top is None or h > top:
-            top, best = h, [a]
-        elif h == top:
-            best.append(a)
+    return legal[_best_hinted(list(map(game.hint, legal)), rng)]
+
+
+# The two bots' choices by position in the list of legal moves, so that they choose alike from Actions
+# (choose_random, choose_hinted: any caller's list) and from the moves' parts (their own play, which makes
+# an Action of the move chosen only): the same moves, the same draws from the generator.
+def _random_choice(game: Game, kinds: list[str], rng: random.Random) -> int:
+    by_kind: dict[str, list[int]] = {}
+    for i, kind in enumerate(kinds):
+        by_kind.setdefault(kind, []).append(i)
+    names = list(by_kind)
+    decls = game.rs.actions
+    weights = [decls[k].weight for k in names]
+    kind = rng.choices(names, weights)[0] if len(names) > 1 else names[0]
+    options = by_kind[kind]
+    i = rng.randrange(len(options))
+    if decls[kind].prefer_low:
+        i = min(i, rng.randrange(len(options)), rng.randrange(len(options)))
+    return options[i]
+
+
+def _best_hinted(hints: list[int], rng: random.Random) -> int:
+    """A move the hints like best, a tie broken by ``rng``."""
+    top = max(hints)
+    best = [i for i, h in enumerate(hints) if h == top]
     return best[rng.randrange(len(best))]
+
+
+def _hinted_choice(game: Game, parts: list[tuple[str, int, dict[str, Any]]], rng: random.Random,
+                   greed: float) -> int:
+    """:func:`choose_hinted` over the moves' parts."""
+    if rng.random() >= greed:
+        return _random_choice(game, [kind for kind, _, _ in parts], rng)
+    return _best_hinted(game._hints_of(parts), rng)
 
 
 # The lookahead bot plays out a deal after at most this many moves of each kind, the best by the hints.
@@ -957,17 +972,18 @@ def choose_lookahead(game: Game, legal: list[Action], rng: random.Random) -> Act
 
 def _play_out_deal(game: Game, rng: random.Random, deals: int, max_actions: int = 10_000) -> None:
     """Play on by the hints until the deal is scored (the sheet has more than ``deals`` rows) or the game ends:
-    the moves ``choose_hinted(greed=1.0)`` makes, drawing from ``rng`` as it does, with no Action made of
-    each legal move (the lookahead plays out several deals a move)."""
+    the moves ``choose_hinted(greed=1.0)`` makes, with no Action made of any (the lookahead plays out several
+    deals a move)."""
     n = 0
     while not game.over and len(game.sheet) <= deals and n < max_actions:
         # The rules' own draw and legal actions: their payloads are of the right types.
         if game.chance_action() is not None:
             game.apply(game.sample(), typed=True)
         else:
-            rng.random()  # choose_hinted's draw between its greed and a random move: never random at 1.0
-            kind, seat, payload = game._best_by_hints(rng)
-            rej = game.try_apply_typed(kind, seat, payload)
+            parts = game._legal_parts()
+            if not parts:
+                raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
+            rej = game.try_apply_typed(*parts[_hinted_choice(game, parts, rng, 1.0)])
             if rej is not None:
                 raise IllegalAction(rej)
         n += 1
@@ -985,18 +1001,23 @@ def play_random(game: Game, rng: random.Random, max_actions: int = 100_000,
     instead (``choose_lookahead``, say).
     """
     n = 0
-    chooser = bot if bot is not None else choose_hinted if hinted else choose_random
     while not game.over and n < max_actions:
         if max_deals is not None and len(game.sheet) >= max_deals:
             break
         chance = game.chance_action() is not None
         if chance:
             action = game.sample()
-        else:
+        elif bot is not None:
             legal = game.legal_actions()
             if not legal:
                 raise _stuck(game)
-            action = chooser(game, legal, rng)
+            action = bot(game, legal, rng)
+        else:  # choose_hinted or choose_random, from the moves' parts: an Action of the one chosen only
+            parts = game._legal_parts()
+            if not parts:
+                raise _stuck(game)
+            action = Action(*parts[_hinted_choice(game, parts, rng, HINT_GREED) if hinted else
+                                   _random_choice(game, [kind for kind, _, _ in parts], rng)])
         if on_action is not None:
             on_action(game, action)
         # The rules' own draw, or one of their legal actions as our choosers pick it, is well typed; a bot of

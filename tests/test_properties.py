@@ -295,26 +295,31 @@ def test_a_bots_own_action_is_checked_for_its_types_and_the_rules_own_are_taken_
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "four-dummy", "two-bank", "1k"])
-def test_the_play_out_picks_what_the_hinted_bot_picks_with_the_same_draws(ruleset):
-    """The lookahead's play-out chooses by the hints without making an Action of each legal move: at every
-    position of a game it picks what choose_hinted picks at greed 1.0, and leaves the generator as it does."""
-    from oracle.engine import choose_hinted
+def test_the_bots_own_play_picks_from_the_moves_parts_what_they_pick_from_actions(ruleset):
+    """play_random and the lookahead's play-out choose from the legal moves' parts, with no Action made of
+    each: at every position of a game they pick what choose_random and choose_hinted (at the bots' greed and
+    at 1.0) pick from legal_actions(), and leave the generator as those do."""
+    from oracle.engine import HINT_GREED, _hinted_choice, _random_choice, choose_hinted, choose_random
 
     game = Game(load_ruleset(ruleset), seed=11)
     rng = random.Random(11)
     picked = 0
-    while not game.over and picked < 400:
+    while not game.over and picked < 300:
         if game.chance_action() is not None:
             assert game.try_apply(game.sample(), typed=True) is None
             continue
-        state = rng.getstate()
-        mine = choose_hinted(game, game.legal_actions(), rng, greed=1.0)
-        after = rng.getstate()
-        rng.setstate(state)
-        rng.random()  # the play-out draws what choose_hinted draws first
-        kind, seat, payload = game._best_by_hints(rng)
-        assert (kind, seat, dict(payload)) == (mine.kind, mine.seat, dict(mine.payload))
-        assert rng.getstate() == after
-        assert game.try_apply(mine, typed=True) is None
+        legal = game.legal_actions()
+        parts = game._legal_parts()
+        assert [(k, s, dict(p)) for k, s, p in parts] == [(a.kind, a.seat, dict(a.payload)) for a in legal]
+        kinds = [k for k, _, _ in parts]
+        for greed in (None, HINT_GREED, 1.0):  # None: the random bot
+            state = rng.getstate()
+            mine = choose_random(game, legal, rng) if greed is None else choose_hinted(game, legal, rng, greed)
+            after = rng.getstate()
+            rng.setstate(state)
+            index = _random_choice(game, kinds, rng) if greed is None else _hinted_choice(game, parts, rng, greed)
+            assert legal[index] is mine, greed
+            assert rng.getstate() == after
+        assert game.try_apply(legal[picked % len(legal)], typed=True) is None
         picked += 1
     assert picked > 50
