@@ -39,7 +39,8 @@ class FieldType(enum.Enum):
 @dataclass(frozen=True)
 class EntryShape:
     """How an action is written as a mapping: the keys of its kind and seat, and, for each action that
-    may be taken in a run, its payload fields and their types (an entry has exactly these keys)."""
+    may be taken in a run, its payload fields and their types (an entry has exactly these keys, but that a
+    flag left out is not raised)."""
 
     kind_key: str
     seat_key: str
@@ -124,7 +125,7 @@ _READERS: dict[FieldType, str] = {
 VALUE = cards[a[NAME]]
 ''',
     FieldType.BOOL: '''
-VALUE = a[NAME]
+VALUE = a.get(NAME, False)
 if type(VALUE) is not bool:
     return ai
 ''',
@@ -179,9 +180,15 @@ def _branch(action: QuickAction, fields: tuple[tuple[str, FieldType], ...], seat
         reading += [_Fill({"NAME": name}, {"VALUE": f"x{i}"}, {}, {}).visit(s) for s in _parsed(_READERS[ftype])]
     payload = ast.Dict([ast.Constant(name) for name, _ in fields], [ast.Name(f"x{i}", ast.Load())
                                                                      for i in range(len(fields))])
+    # The keys an entry has: its kind, its seat, every field, but a flag may be left out (it is not raised, as
+    # the careful path reads it): a key more or less than that ends the run.
+    flags = [name for name, ftype in fields if ftype is FieldType.BOOL]
+    n_keys: ast.expr = ast.Constant(len(fields) + 2 - len(flags))
+    for name in flags:
+        n_keys = ast.BinOp(n_keys, ast.Add(), ast.Compare(ast.Constant(name), [ast.In()], [ast.Name("a", ast.Load())]))
     fill = _Fill({"KIND": action.kind, "RULE_ID": action.rule_id, "PHASE": action.phase, "ACTOR": action.actor_var,
-                  "SEAT_KEY": seat_key, "N_KEYS": len(fields) + 2},
-                 {"STEP": step_name}, {"PAYLOAD": payload}, {"FIELDS": reading})
+                  "SEAT_KEY": seat_key},
+                 {"STEP": step_name}, {"PAYLOAD": payload, "N_KEYS": n_keys}, {"FIELDS": reading})
     (branch,) = [fill.visit(s) for s in _parsed(_BRANCH)]
     assert isinstance(branch, ast.If)
     return branch
