@@ -7,8 +7,8 @@ around it: more than the step itself. This module writes, once per ruleset and e
 function whose every action kind is a branch with its fields read in line and its compiled step
 called directly; a run of such entries costs little more than its steps.
 
-It takes only what it can take for sure. Anything else (a field of another type, a card in lower
-case, a seat not on turn, a payload the step refuses, an unknown action) ends the run at that entry,
+It takes only what it can take for sure. Anything else (a field of another type, a card the notation
+does not know, a seat not on turn, a payload the step refuses, an unknown action) ends the run at that entry,
 left unapplied, for the careful path to read, check and word: the generated function never decides
 anything the interpreter would decide otherwise, it only skips the detours when there is nothing to
 decide. A step refuses before any effect runs, so an entry handed back leaves the state as it was.
@@ -30,7 +30,7 @@ from typing import Any
 class FieldType(enum.Enum):
     """The payload types a run reads in line."""
 
-    CARD = "card"  # a card as the notation writes it (exactly: any other spelling ends the run)
+    CARD = "card"  # a card as the notation writes it, in any case
     BOOL = "bool"
     INT = "int"
     SEAT = "seat"  # a player's name or a seat number in range
@@ -122,7 +122,13 @@ if kind == KIND:
 # types are checked where a lookup would let another type through (``True`` finds seat 1).
 _READERS: dict[FieldType, str] = {
     FieldType.CARD: '''
-VALUE = cards[a[NAME]]
+VALUE = a[NAME]
+try:
+    VALUE = cards[VALUE]
+except KeyError:
+    if type(VALUE) is not str:
+        return ai
+    VALUE = cards[VALUE.upper()]
 ''',
     FieldType.BOOL: '''
 VALUE = a.get(NAME, False)
