@@ -324,53 +324,30 @@ class Game:
 
     def hint(self, action: Action) -> int:
         """The rules' play hint for ``action`` (higher is a better move for a simple bot); 0 without one."""
-        fn = self.c.actions[action.kind].hint
+        return self._hint(action.kind, action.seat, action.payload)
+
+    def _hint(self, kind: str, seat: int, payload: Mapping[str, Any]) -> int:
+        """:meth:`hint` of an action given by its parts."""
+        fn = self.c.actions[kind].hint
         if fn is None:
             return 0
         try:
-            return int(fn(self.st, action.seat, action.payload))
+            return int(fn(self.st, seat, payload))
         except Exception as exc:
-            raise self._runtime(self.rs.actions[action.kind].rule_id, exc, seat=action.seat) from None
+            raise self._runtime(self.rs.actions[kind].rule_id, exc, seat=seat) from None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action now, for one seat or for all; chance actions are not listed."""
-        if self.st.v["game_over"]:
-            return []
-        out: list[Action] = []
-        for ca in self.c.by_phase.get(self.st.v["phase"], ()):
-            a = ca.decl
-            if a.chance:
-                continue
-            for s in self.actors(a):
-                if seat is not None and s != seat:
-                    continue
-                out.extend(Action(a.name, s, p) for p in self._legal_payloads(ca, s))
-        return out
+        return [Action(*parts) for parts in self._legal_parts(seat)]
 
-    def _legal_parts(self) -> list[tuple[str, int, dict[str, Any]]]:
-        """:meth:`legal_actions` as their parts (kind, seat, payload), in the same order, no Action made: for
-        the bots' own play, which makes an Action of the one move chosen only."""
+    def _legal_parts(self, seat: int | None = None) -> list[tuple[str, int, dict[str, Any]]]:
+        """:meth:`legal_actions` as their parts (kind, seat, payload), no Action made: for the bots' own play,
+        which makes an Action of the one move chosen only."""
         v = self.st.v
         if v["game_over"]:
             return []
         return [(ca.decl.name, s, p) for ca in self.c.by_phase.get(v["phase"], ()) if not ca.decl.chance
-                for s in self.actors(ca.decl) for p in self._legal_payloads(ca, s)]
-
-    def _hints_of(self, parts: list[tuple[str, int, dict[str, Any]]]) -> list[int]:
-        """:meth:`hint` of each action given by its parts."""
-        st = self.st
-        actions = self.c.actions
-        out = []
-        for kind, seat, payload in parts:
-            fn = actions[kind].hint
-            if fn is None:
-                out.append(0)
-                continue
-            try:
-                out.append(int(fn(st, seat, payload)))
-            except Exception as exc:
-                raise self._runtime(self.rs.actions[kind].rule_id, exc, seat=seat) from None
-        return out
+                for s in self.actors(ca.decl) if seat is None or s == seat for p in self._legal_payloads(ca, s)]
 
     def legal_payloads(self, kind: str) -> list[dict[str, Any]]:
         """The payloads of the legal actions of one kind now, of every seat that may take it: what
@@ -918,7 +895,7 @@ def _hinted_choice(game: Game, parts: list[tuple[str, int, dict[str, Any]]], rng
     """:func:`choose_hinted` over the moves' parts."""
     if rng.random() >= greed:
         return _random_choice(game, [kind for kind, _, _ in parts], rng)
-    return _best_hinted(game._hints_of(parts), rng)
+    return _best_hinted([game._hint(*p) for p in parts], rng)
 
 
 # The lookahead bot plays out a deal after at most this many moves of each kind, the best by the hints.

@@ -189,8 +189,7 @@ class Codec:
         self._names = names
         self._n = n
         self._plans = readers.plans
-        self._lookup = readers.lookup
-        self.card_of: dict[str, int] = readers.lookup
+        self.card_of: dict[str, int] = readers.lookup  # a card by its spelling (upper case), for runs too
         self._cards = readers.by_type["list[card]"]
         self.shape = readers.shape
         # Seats as a run reads them in line (oracle.runs): by name or by number, in one lookup.
@@ -218,7 +217,7 @@ class Codec:
                 return None
         elif type(seat) is not int or not 0 <= seat < self._n:
             return None
-        lookup = self._lookup
+        lookup = self.card_of
         payload = {}
         for f, code in plan[1]:
             x = a.get(f, _MISS)
