@@ -102,6 +102,24 @@ def checked(game: Game, rs: Ruleset, kind: str) -> Iterator[tuple[int, dict[str,
     (out of turn, another phase), every other payload of that seat is refused the same way, and otherwise
     the rest go straight to the action's compiled check, which is what ``Game.check`` asks last. The payloads
     are shared between calls: read them, never change them."""
+    for seat, payload, said, _ in _judged(game, rs, kind, False):
+        yield seat, payload, said
+
+
+def refusals(game: Game, rs: Ruleset, kind: str) -> Iterator[tuple[int, dict[str, Any], tuple[str, str] | None,
+                                                                   list[str]]]:
+    """What :func:`checked` gives, each with the rules of every guard that forbids the candidate, in the order
+    they are asked, as ``Game.refusals_of`` gives them (the first is the one that refuses it, when a guard
+    does): what the conformance harness counts of each candidate, rule by rule.
+
+    Past a seat's first candidate, one call of the action's compiled ``refusers`` answers both questions where
+    the check and then the refusers took two; the check is still asked of a candidate no guard forbids (its
+    choices), and of one where a guard before the first that forbids raised, so that the check words it."""
+    yield from _judged(game, rs, kind, True)
+
+
+def _judged(game: Game, rs: Ruleset, kind: str, every: bool) -> Iterator[tuple[int, dict[str, Any],
+                                                                                tuple[str, str] | None, list[str]]]:
     decl = rs.actions[kind]
     found = domains(game, rs, kind)
     if found is None:
@@ -111,20 +129,32 @@ def checked(game: Game, rs: Ruleset, kind: str) -> Iterator[tuple[int, dict[str,
         return
     ca = rs.compiled.actions[kind]
     guards = [(g.clause.rule_id, g.clause.reason or "forbidden") for g in ca.guards]
+    rules = [g.clause.rule_id for g in ca.guards]
     outside = (decl.rule_id, "not-available")
+    none: list[str] = []
+    refusers = ca.refusers if every else None
     st = game.st
     for seat in sorted(set(game.actors(decl))):
         first = game.check(Action(kind, seat, payloads[0]), typed=True)
         said = None if first is None else (first.rule_id, first.reason)
         if first is not None and first.reason in BEFORE_PAYLOAD:
             for p in payloads:
-                yield seat, p, said
+                yield seat, p, said, game.refusals_of(kind, seat, p) if every else none
             continue
-        yield seat, payloads[0], said
+        yield seat, payloads[0], said, game.refusals_of(kind, seat, payloads[0]) if every and said else none
         for p in payloads[1:]:
+            if refusers is not None:
+                try:
+                    forbid = refusers(st, seat, p)
+                except Exception:
+                    forbid = None  # what the guards share raised: the check below words it
+                # A guard that raised is listed as -1 - i; the check raises there, so it is asked.
+                if forbid and forbid[0] >= 0:
+                    yield seat, p, guards[forbid[0]], [rules[i] for i in forbid if i >= 0]
+                    continue
             try:
                 i = ca.check(st, seat, p)
             except Exception:
                 game.check(Action(kind, seat, p), typed=True)  # words the rule's runtime error
                 raise
-            yield seat, p, None if i == -1 else guards[i] if i >= 0 else outside
+            yield seat, p, None if i == -1 else guards[i] if i >= 0 else outside, none

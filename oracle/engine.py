@@ -452,7 +452,7 @@ class Game:
             found = ca.refusers(self.st, seat, payload)
         except Exception:
             return []  # what the guards share raised: check words that error
-        return [ca.guards[i].clause.rule_id for i in found]
+        return [ca.guards[i].clause.rule_id for i in found if i >= 0]  # -1 - i: guard i raised
 
     def apply(self, action: Action, typed: bool = False) -> None:
         """Apply a legal action; raise IllegalAction with the rule that forbids it otherwise. ``typed`` as in

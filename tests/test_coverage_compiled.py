@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from positions import GOLDEN, TRADING
 
 from oracle import Game, load_ruleset, play_random
-from oracle.candidates import candidates, checked, domains
+from oracle.candidates import candidates, checked, domains, refusals
 from oracle.engine import Action, EffectCounter
 from oracle.lang.compiler import Compiler, Env, Scope, VarDecl
 from oracle.lang.program import Effect
@@ -173,7 +173,8 @@ def test_an_actions_outcomes_are_its_check_of_each_payload(which, seed):
 @given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
 def test_every_refusing_guard_is_listed_and_the_first_is_the_one_the_check_names(which, seed):
     """``refusers`` lists every guard that forbids a payload (the harness tells a rule that only ever forbids
-    behind another from one that never forbids): the first is the check's, and none when the check allows."""
+    behind another from one that never forbids): the first is the check's, and none when the check allows.
+    A guard behind it may raise (mekedron-polish has one): it is listed as -1 - i, in its place."""
     name, overlays = which
     rs = load_ruleset(name, overlays)
 
@@ -187,8 +188,11 @@ def test_every_refusing_guard_is_listed_and_the_first_is_the_one_the_check_names
                 for seat in range(game.v["n_seats"]):
                     first = ca.check(game.st, seat, payload)
                     every = ca.refusers(game.st, seat, payload)
-                    assert every == sorted(set(every))
-                    assert (every[:1] == [first]) if first >= 0 else every == [], (ca.name, seat, payload)
+                    # Guards in order, each once; one that raised (-1 - i) only behind the first that forbids, as
+                    # the check, which got this far, raised at none before it.
+                    order = [i if i >= 0 else -1 - i for i in every]
+                    assert order == sorted(set(order)) and every[:1] == [first] if first >= 0 else every == [], \
+                        (ca.name, seat, payload, every)
 
     play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=2)
 
@@ -197,7 +201,9 @@ def test_every_refusing_guard_is_listed_and_the_first_is_the_one_the_check_names
 @given(which=st.sampled_from([(p, []) for p in PRESETS] + TOGETHER), seed=st.integers(0, 2**16))
 def test_the_candidates_checked_at_once_are_those_game_check_refuses_in_the_same_order(which, seed):
     """The harness offers engines illegal candidates checked through the compiled check (``checked``): each
-    one, in ``candidates``' order, with the rule and reason ``Game.check`` gives it."""
+    one, in ``candidates``' order, with the rule and reason ``Game.check`` gives it. While it counts, it asks
+    ``refusals``: the same, each refused one with the rules of every guard that forbids it, as
+    ``Game.refusals_of`` names them."""
     name, overlays = which
     rs = load_ruleset(name, overlays)
     refused: set[str] = set()
@@ -211,6 +217,9 @@ def test_the_candidates_checked_at_once_are_those_game_check_refuses_in_the_same
                 rej = game.check(a, typed=True)
                 careful.append((a.seat, a.payload, None if rej is None else (rej.rule_id, rej.reason)))
             assert list(checked(game, rs, kind)) == careful, kind
+            every = [(seat, payload, said, game.refusals_of(kind, seat, payload) if said is not None else [])
+                     for seat, payload, said in careful]
+            assert [(s, p, said, list(rules)) for s, p, said, rules in refusals(game, rs, kind)] == every, kind
             refused.update(said[1] for _, _, said in careful if said is not None)
             weighed.append(kind)
 
@@ -239,6 +248,44 @@ def test_a_guard_behind_another_forbids_on_its_own_once_the_first_is_gone():
     g2 = bidding(compile_resolved(res))
     assert g2.check(bid).rule_id == "bid.marriage-cap" and g2.refusals(bid) == ["bid.marriage-cap"]
     assert g.refusals(Action("bid", g.v["turn"], {"value": 100})) == []
+
+
+def test_a_guard_that_raises_before_the_first_that_forbids_is_raised_as_the_check_raises_it(tmp_path):
+    """``refusers`` takes a guard that raises as not forbidding, and lists it as -1 - i. Where such a guard
+    comes before the first that forbids, the check raises rather than refuses, and so does ``refusals`` (which
+    answers from ``refusers`` alone otherwise), with the candidates before it as ``checked`` gives them."""
+    from rules_tree import copy_rules, edit
+    from support import Table
+
+    from oracle.errors import RuleRuntimeError
+
+    tree = copy_rules(tmp_path)
+    # Follow-suit now reads a sixth card of the trick, which is never there: it raises once a card is led.
+    edit(tree, "spec/play/follow-suit.yaml", "forbid: len(trick) > 0 and",
+         "forbid: len(trick) > 0 and trick_by[5] == 0 and")
+    rs = load_ruleset("classic", root=tree)
+    t = Table(rs, hands={1: "AS 10S KS QS JS 9S 9C"}, talon="9D JC JD")
+    t.to_play(1, give=("JC", "JD"))
+    t.act(1, "play", card="AS", marriage=False)
+    game = t.game
+    seat = game.v["turn"]
+    ca = rs.compiled.actions["play"]
+    raising = next(i for i, g in enumerate(ca.guards) if g.clause.rule_id == "play.follow-suit")
+    held, other = game.v["hand"][seat][0], next(c for c in range(rs.deck.size) if c not in game.v["hand"][seat])
+    # Not held: the first guard forbids it, the one behind raises and is listed as such (and named by no rule).
+    assert -1 - raising in ca.refusers(game.st, seat, {"card": other, "marriage": False})
+    assert "play.follow-suit" not in game.refusals_of("play", seat, {"card": other, "marriage": False})
+    assert ca.refusers(game.st, seat, {"card": held, "marriage": False})[0] == -1 - raising
+    before: list[Any] = []
+    with pytest.raises(RuleRuntimeError) as careful:
+        for item in checked(game, rs, "play"):
+            before.append(item)
+    fused: list[Any] = []
+    with pytest.raises(RuleRuntimeError) as counted:
+        for seat_, payload, said, _ in refusals(game, rs, "play"):
+            fused.append((seat_, payload, said))
+    assert fused == before and before, "the candidates before the one that raises are judged alike"
+    assert str(counted.value) == str(careful.value)
 
 
 # Parts of guards over a play-like action (a card, a flag, a seat) and a little state: each reads some of the

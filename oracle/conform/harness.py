@@ -29,7 +29,7 @@ import random
 import time
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -40,7 +40,7 @@ from hypothesis import seed as hseed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from ..candidates import checked
+from ..candidates import checked, refusals
 from ..cards import notation
 from ..engine import Action, EffectCounter, Game, IllegalAction, Rejection, play_random
 from ..lang import types as T
@@ -647,9 +647,11 @@ class Harness:
         if self.counting:
             self.rule_counts.check(self.rs.compiled.actions[kind], rejected)
 
-    def _count_masked(self, game: Game, kind: str, seat: int, payload: dict[str, Any]) -> None:
-        """Of a refused action, the rules whose guards forbid it too, behind the one that refused first."""
-        rules = game.refusals_of(kind, seat, payload)
+    def _count_masked(self, rules: Sequence[str]) -> None:
+        """Of a refused action, the rules whose guards forbid it too (``rules``: of every guard that forbids it,
+        in order), behind the one that refused first."""
+        if len(rules) < 2:
+            return
         for r in dict.fromkeys(rules[1:]):
             if r != rules[0]:
                 self.masked.setdefault(r, Counter())[rules[0]] += 1
@@ -803,7 +805,10 @@ class Harness:
                 continue
             compiled = self.rs.compiled.actions[decl.name]
             # Candidates are well typed by construction; only the one offered is worded as a rejection.
-            for seat, payload, said in checked(game, self.rs, decl.name):
+            # While counting, every guard that forbids each one is asked at once (see _count_masked).
+            judged = (refusals(game, self.rs, decl.name) if counts is not None else
+                      ((seat, payload, said, ()) for seat, payload, said in checked(game, self.rs, decl.name)))
+            for seat, payload, said, forbidding in judged:
                 if seat != turn and decl.actor == "turn":
                     continue
                 if counts is not None:
@@ -811,7 +816,7 @@ class Harness:
                 if said is None:
                     continue
                 if counts is not None:
-                    self._count_masked(game, decl.name, seat, payload)
+                    self._count_masked(forbidding)
                 if f"accepted-illegal:{said[0]}:{decl.name}" in self.known:
                     continue  # the engine is known to accept it: offering it again would only end the game
                 # Every candidate is checked and counted: a guard reached only by the last of them (a bid

@@ -217,7 +217,7 @@ class GuardFns:
     deps: list[set[str]]  # per guard, in order
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
     outcomes: Fn  # (st, actor, payloads) -> the set of what check gives for each of them
-    refusers: Fn  # (st, actor, payload) -> every guard that forbids it, in order
+    refusers: Fn  # (st, actor, payload) -> every guard that forbids it, in order (-1 - i: guard i raised)
     # (st, actor) -> the values of everything the guards and the choices read of the game: the same key, the
     # same answers for every payload. None when a guard reads the game in a way it cannot name.
     key: Fn | None = None
@@ -808,16 +808,19 @@ class Compiler:
         # Every guard that forbids a payload, not only the first: a guard always behind another that
         # forbids first can never be the one that refuses, and the harness says so rather than "never
         # fired". A later guard may rely on an earlier one (it indexes what that one checked), so one that
-        # raises is taken as not forbidding.
+        # raises is taken as not forbidding, and listed as -1 - i: where it comes before the first that
+        # forbids, the check would raise there, not refuse (see candidates.refusals).
         ref_body: list[ast.stmt] = [*pre, *unpack, ast.Assign(targets=[_name("out", True)],
                                                                 value=ast.List([], ast.Load()))]
+
+        def noted(index: int) -> ast.stmt:
+            return ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [_c(index)], []))
         for i, t in enumerate(tests):
             if isinstance(t, ast.Constant) and not t.value:
                 continue
-            found_it = ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [_c(i)], []))
-            ref_body.append(ast.Try(body=[ast.If(test=t, body=[found_it], orelse=[])],
+            ref_body.append(ast.Try(body=[ast.If(test=t, body=[noted(i)], orelse=[])],
                                     handlers=[ast.ExceptHandler(type=_name("Exception"), name=None,
-                                                                body=[ast.Pass()])],
+                                                                body=[noted(-1 - i)])],
                                     orelse=[], finalbody=[]))
         ref_body.append(ast.Return(_name("out")))
         refusers = self._emit(["st", "actor", "a"], ref_body, whole, hoisted)

@@ -115,7 +115,8 @@ class CompiledAction:
     # list of candidates per payload field, in the action's order): rule coverage weighs tens of candidates
     # at every decision of a record. It may raise where check would not (see Compiler._outcomes).
     outcomes: Callable[..., set[int]] | None = None
-    # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first).
+    # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first),
+    # and -1 - i for a guard i that raised (taken as not forbidding).
     refusers: Callable[..., list[int]] | None = None
     # (st, actor) -> a tuple of the values of every part of the game its guards and choices read (see
     # Compiler.guard_fns): equal keys, equal answers for every payload. None: its guards read the game in a
