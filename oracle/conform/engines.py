@@ -173,6 +173,7 @@ MAX_LINE = 1 << 20  # the longest reply line the harness reads (1 MiB); a longer
 _CHUNK = 1 << 16
 _STDERR_TAIL = 4096  # bytes of the engine's standard error kept for a crash report
 _TOKEN_VAR = "THOUSAND_ENGINE_TOKEN"
+KILL_WAIT = 5.0  # seconds: how long closing an engine waits for the processes it killed to be gone
 
 
 def _kill_all() -> None:
@@ -208,7 +209,11 @@ def _tagged(token: str) -> list[int]:
 def _kill(p: subprocess.Popen[bytes], token: str, readers: tuple[threading.Thread, ...] = ()) -> None:
     # The engine runs in its own session and process group: kill the group, then every process that still
     # carries the engine's token (a child that called setsid() has left the group but not the environment).
-    for _ in range(5):
+    # A killed process keeps its environment until it has run its exit, which on a loaded machine takes a
+    # moment: the rounds go on until none is left (a zombie has none), so that close() returns with the
+    # engine's processes gone, not on their way out.
+    deadline = time.monotonic() + KILL_WAIT
+    while True:
         try:
             os.killpg(p.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -219,8 +224,9 @@ def _kill(p: subprocess.Popen[bytes], token: str, readers: tuple[threading.Threa
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        if not rest:
+        if not rest or time.monotonic() > deadline:
             break
+        time.sleep(0.005)
     try:
         p.wait(timeout=5)
     except subprocess.TimeoutExpired:
