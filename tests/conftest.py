@@ -36,20 +36,6 @@ os.environ["THOUSAND_CACHE_KEEP"] = "100000"  # compiled rulesets, about 0.2 MB 
 DEEP = bool(os.environ.get("THOUSAND_DEEP"))
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    # `-n auto`: one worker more than the cores this process may use. A worker waits on a browser, an engine's
-    # timeout or the site's build often enough (some 20 s of a 2-minute run, each) that a third keeps two
-    # cores busier: 3 to 4 s less on two cores, against a few seconds of CPU to collect the tests once more.
-    # PYTEST_XDIST_AUTO_NUM_WORKERS, when set, is taken as it is (pytest-xdist's own hook reads it).
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return cores + 1
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     # The rulebook site takes a build of several seconds: started now, in the background, when a test to run
     # needs it, so that no test worker sits idle waiting for it later (sitebuild.py).
