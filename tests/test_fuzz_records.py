@@ -282,6 +282,30 @@ def test_the_items_of_a_list_of_objects_sharing_their_first_key_are_found_with_o
             assert loc.offset(*path) == walked.offset(*path), (path, text)
 
 
+# Action entries as they mostly are: flat objects in text whose every bracket is structure (no string holds a
+# bracket, a quote or a backslash), so the locator takes the entries before one in a single match; items that
+# are not flat objects (nested values, scalars) stand among them too, where that match must fail.
+_PLAIN_WORDS = st.sampled_from(["seat", "action", "card", "x y", ""]) | st.text(alphabet="ab ,:-", max_size=4)
+_PLAIN_LEAF = st.none() | st.booleans() | st.integers(-99, 99) | _PLAIN_WORDS
+_PLAIN_ENTRY = st.dictionaries(_PLAIN_WORDS, _PLAIN_LEAF, max_size=4)
+_PLAIN_ITEM = _PLAIN_ENTRY | _PLAIN_LEAF | st.recursive(
+    _PLAIN_LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_PLAIN_WORDS, inner, max_size=3),
+    max_leaves=6)
+
+
+@given(entries=st.lists(st.one_of(_PLAIN_ENTRY, _PLAIN_ENTRY, _PLAIN_ITEM), min_size=1, max_size=12),
+       space=st.data())
+@settings(deadline=None)
+def test_action_entries_in_text_whose_every_bracket_is_structure_are_found_where_they_start(entries, space):
+    value = {"deals": [{"dealer": 0, "actions": entries}]}
+    text, where = _written(value, space)
+    data = json.loads(text)
+    assert data == value and bracket_skeleton(text.encode()) is not None
+    for loc in (JsonLocator("f.json", text, data, structural=True), JsonLocator("f.json", text)):
+        for path, off in where.items():
+            assert loc.offset(*path) == off, (path, text)
+
+
 class _Tallied(str):
     """JSON text that tallies how many characters its ``count`` scans (the locator counts brackets and quotes)."""
 

@@ -104,6 +104,21 @@ def _after_flat_objects(text: str, i: int, n: int) -> int:
     return m.end()
 
 
+@functools.lru_cache(maxsize=128)
+def _flat_objects(n: int) -> re.Pattern[str]:
+    """``n`` objects holding no bracket, each followed by its comma (a list's first ``n`` action entries)."""
+    return re.compile(r"(?:\{[^{}\[\]]*\}[ \t\n\r]*,[ \t\n\r]*)" + f"{{{n}}}")
+
+
+def _after_flat_objects_structural(text: str, i: int, n: int) -> int:
+    """:func:`_after_flat_objects` where every bracket of the text is structure (see :func:`bracket_skeleton`):
+    no string holds one, so an object with no bracket between its braces holds no other value of brackets,
+    and one match of the ``n`` objects and their commas says it all (half the time of the searches and
+    checks, which cannot assume it)."""
+    m = _flat_objects(n).match(text, i)
+    return -1 if m is None else m.end()
+
+
 def _after_keyed_objects(text: str, i: int, n: int, items: list[Any]) -> int:
     """Where item ``n`` of a list starts, its items from ``i`` being the objects ``items`` (as read from the
     text), each written with the same first key, and every bracket of the text being structure (see
@@ -230,7 +245,8 @@ class JsonLocator:
             i = _past_space(text, i + 1)
             n = 0
             if key > 0 and text[i] == "{" and self._plain:  # a list of action entries, at once
-                found = _after_flat_objects(text, i, key)
+                found = (_after_flat_objects_structural(text, i, key) if self._structural
+                         else _after_flat_objects(text, i, key))
                 if found >= 0:
                     return found
                 if type(node) is list and self._structural:  # a list of deals, each found by its first key
