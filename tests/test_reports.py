@@ -159,6 +159,54 @@ def test_the_cards_allowed_at_a_wrong_play_are_exactly_those_that_pass_there() -
         assert (at != (v.deal, v.action)) == (name in group["values"]), name
 
 
+def _expanded(groups: list[dict]) -> list[tuple]:
+    """Every action a list of allowed groups stands for: (player, action, payload as sorted items)."""
+    out = []
+    for g in groups:
+        if "field" not in g:
+            out.append((g["player"], g["action"], ()))
+            continue
+        for v in g["values"]:
+            xs = range(v["from"], v["to"] + 1, v["step"]) if isinstance(v, dict) else [v]
+            out += [(g["player"], g["action"], tuple(sorted({**g["with"], g["field"]: x}.items()))) for x in xs]
+    return out
+
+
+@pytest.mark.parametrize("name", ["classic", "1k", "two-trading", "four-dummy", "mekedron-polish"])
+def test_the_groups_allowed_are_every_legal_action_once_in_the_fewest_groups_of_one_listed_field(name) -> None:
+    """What a violation says was allowed, at every decision of random games: expanded, the groups are the legal
+    actions as a record writes them, each once; a player's actions of one kind are listed by the field that
+    gives the fewest groups; and each group is written as the record writes its values (names, not numbers)."""
+    from oracle.records.allowed import allowed_actions
+    from oracle.records.codec import encode_action
+
+    rs = load_ruleset(name)
+    nt = notation(rs)
+    players = ["Аня", "Boris", "C", "D"][:rs.players]
+    seen = [0]
+
+    def weigh(game: Game, action: Action) -> None:
+        groups = list(allowed_actions(game, rs, nt, players).groups)
+        if any(g.get("drawn") for g in groups):
+            return
+        legal = [encode_action(rs, nt, a, players) for a in game.legal_actions()]
+        want = sorted((j.pop("seat"), j.pop("action"), tuple(sorted(j.items()))) for j in legal)
+        assert sorted(_expanded(groups)) == want
+        for player, kind in {(g["player"], g["action"]) for g in groups}:
+            mine = [dict(p) for pl, k, p in want if (pl, k) == (player, kind)]
+            fields = [f for f, _ in rs.actions[kind].fields]  # in the order the action declares them
+            counts = [len({tuple(repr(p[f]) for f in fields if f != spread) for p in mine}) for spread in fields]
+            theirs = [g for g in groups if (g["player"], g["action"]) == (player, kind)]
+            assert len(theirs) == min(counts, default=1)
+            if fields:  # the first field that gives the fewest
+                assert {g["field"] for g in theirs} == {fields[counts.index(min(counts))]}
+        seen[0] += 1
+
+    for seed in range(2):
+        play_random(Game(rs, seed=seed), random.Random(seed), on_action=weigh, hinted=seed % 2 == 0, max_deals=1)
+    assert seen[0] > 10
+
+
 def test_the_bids_allowed_are_a_range_with_its_step_and_each_one_passes() -> None:
     rec = read_record(INVALID / "bid.step--bad-step.json")
     v = validate_record(rec).violations[0]

@@ -15,7 +15,7 @@ from typing import Any
 from ..cards import Notation
 from ..engine import Action, Game
 from ..ruleset import Ruleset
-from .codec import encode_action, is_chance
+from .codec import encode_value, is_chance
 
 MAX_GROUPS_SHOWN = 10  # in text; the JSON lists every group
 
@@ -68,42 +68,51 @@ def allowed_actions(game: Game, rs: Ruleset, nt: Notation, players: list[str],
         decl = game.chance_action()
         if decl is not None:
             return Allowed(({"player": players[game.actors(decl)[0]], "action": decl.name, "drawn": True},))
+    # Grouped as the rules give them (cards and seats as numbers), then written as the record writes them:
+    # the notation and the players' names are one to one, so the groups are the same either way, and each
+    # value is written once, not once per legal action.
     groups: list[dict[str, Any]] = []
-    by: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for a in game.legal_actions():
-        j = encode_action(rs, nt, a, players)
-        by.setdefault((j.pop("seat"), j.pop("action")), []).append(j)
-    for (player, kind), payloads in by.items():
-        groups.extend(_grouped(player, kind, payloads))
+    by: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for kind, seat, payload in game._legal_parts():
+        by.setdefault((seat, kind), []).append(payload)
+    for (seat, kind), payloads in by.items():
+        groups.extend(_grouped(players[seat], kind, payloads, rs.actions[kind].fields, nt, players))
     raised = frozenset(k for k, v in refused.payload.items() if v is True) if refused is not None else frozenset()
     return Allowed(tuple(groups), raised)
 
 
-def _grouped(player: str, kind: str, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    fields = list(payloads[0])
+def _grouped(player: str, kind: str, payloads: list[dict[str, Any]], fields: list[tuple[str, str]],
+             nt: Notation, players: list[str]) -> list[dict[str, Any]]:
+    """One kind's legal payloads of one player in groups: one field listed (the one that gives the fewest
+    groups, the first of those), the others fixed in each group."""
     if not fields:
         return [{"player": player, "action": kind}]
-    best: list[dict[str, Any]] | None = None
-    for spread in fields:  # the field whose listing gives the fewest groups
-        groups: dict[Any, dict[str, Any]] = {}
-        others = [f for f in fields if f != spread]
+    names = [f for f, _ in fields]
+    best: list[tuple[str, list[str], dict[str, Any], list[Any]]] | None = None
+    for spread in names:
+        others = [f for f in names if f != spread]
+        found: dict[Any, tuple[str, list[str], dict[str, Any], list[Any]]] = {}
         for p in payloads:
-            fixed = {f: p[f] for f in others}
-            try:  # the other fields' values, in the fields' order (every payload of a kind has them all)
-                key: Any = tuple(fixed.values())
-                hash(key)
+            key: Any = tuple([p[f] for f in others])  # the other fields' values, in the fields' order
+            try:
+                g = found.get(key)
             except TypeError:  # a list among them: by its text
                 key = repr(key)
-            g = groups.get(key)
+                g = found.get(key)
             if g is None:
-                g = groups[key] = {"player": player, "action": kind, "field": spread, "values": [], "with": fixed}
-            g["values"].append(p[spread])
-        if best is None or len(groups) < len(best):
-            best = list(groups.values())
+                g = found[key] = (spread, others, p, [])
+            g[3].append(p[spread])
+        if best is None or len(found) < len(best):
+            best = list(found.values())
     assert best is not None
-    for g in best:
-        g["values"] = _ranges(g["values"])
-    return best
+    types = dict(fields)
+    out: list[dict[str, Any]] = []
+    for spread, others, first, values in best:
+        t = types[spread]
+        out.append({"player": player, "action": kind, "field": spread,
+                    "values": _ranges([encode_value(v, t, nt, players) for v in values]),
+                    "with": {f: encode_value(first[f], types[f], nt, players) for f in others}})
+    return out
 
 
 def _ranges(values: list[Any]) -> list[Any]:
