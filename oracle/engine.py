@@ -338,11 +338,11 @@ class Game:
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal action now, for one seat or for all; chance actions are not listed."""
-        return [Action(*parts) for parts in self._legal_parts(seat)]
+        return [Action(*parts) for parts in self.legal_parts(seat)]
 
-    def _legal_parts(self, seat: int | None = None) -> list[tuple[str, int, dict[str, Any]]]:
+    def legal_parts(self, seat: int | None = None) -> list[tuple[str, int, dict[str, Any]]]:
         """:meth:`legal_actions` as their parts (kind, seat, payload), no Action made: for the bots' own play,
-        which makes an Action of the one move chosen only."""
+        which makes an Action of the one move chosen only, and for what a violation says was allowed."""
         v = self.st.v
         if v["game_over"]:
             return []
@@ -957,7 +957,7 @@ def _play_out_deal(game: Game, rng: random.Random, deals: int, max_actions: int 
         if game.chance_action() is not None:
             game.apply(game.sample(), typed=True)
         else:
-            parts = game._legal_parts()
+            parts = game.legal_parts()
             if not parts:
                 raise RuleRuntimeError(f"no legal action in phase {game.phase!r} and the game is not over")
             rej = game.try_apply_typed(*parts[_hinted_choice(game, parts, rng, 1.0)])
@@ -990,7 +990,7 @@ def play_random(game: Game, rng: random.Random, max_actions: int = 100_000,
                 raise _stuck(game)
             action = bot(game, legal, rng)
         else:  # choose_hinted or choose_random, from the moves' parts: an Action of the one chosen only
-            parts = game._legal_parts()
+            parts = game.legal_parts()
             if not parts:
                 raise _stuck(game)
             action = Action(*parts[_hinted_choice(game, parts, rng, HINT_GREED) if hinted else

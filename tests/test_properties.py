@@ -309,7 +309,7 @@ def test_the_bots_own_play_picks_from_the_moves_parts_what_they_pick_from_action
             assert game.try_apply(game.sample(), typed=True) is None
             continue
         legal = game.legal_actions()
-        parts = game._legal_parts()
+        parts = game.legal_parts()
         assert [(k, s, dict(p)) for k, s, p in parts] == [(a.kind, a.seat, dict(a.payload)) for a in legal]
         kinds = [k for k, _, _ in parts]
         for greed in (None, HINT_GREED, 1.0):  # None: the random bot

@@ -73,7 +73,7 @@ def allowed_actions(game: Game, rs: Ruleset, nt: Notation, players: list[str],
     # value is written once, not once per legal action.
     groups: list[dict[str, Any]] = []
     by: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    for kind, seat, payload in game._legal_parts():
+    for kind, seat, payload in game.legal_parts():
         by.setdefault((seat, kind), []).append(payload)
     for (seat, kind), payloads in by.items():
         groups.extend(_grouped(players[seat], kind, payloads, rs.actions[kind].fields, nt, players))
