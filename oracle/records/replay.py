@@ -282,7 +282,6 @@ class Replayer:
         v = game.v
         sheet = game.sheet
         looked_phase, looked_used = None, -1
-        fast = self.codec.fast_parts
         try_apply = game.stepper()
         hook = self.decision_hook
         checked = self.checked_hook
@@ -327,7 +326,7 @@ class Replayer:
                         if len(sheet) > sheet_before:
                             break
                         continue
-                parts = fast(actions[ai]) or self.read_parts(actions[ai], di, ai)
+                parts = self.read_parts(actions[ai], di, ai)  # the fast reader first, then the careful one
                 ai += 1
                 if parts is None:  # an action the ruleset does not have, noted
                     self.actions += ai - start
