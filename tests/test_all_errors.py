@@ -129,3 +129,43 @@ def test_a_marriage_declared_on_an_ace_is_allowed_the_plays_with_marriage_no_spe
     plain = [g for g in groups if "marriage=yes" not in g]
     assert plain and all(g.endswith(" marriage=no") for g in plain), allowed
     assert "AH" in allowed or "AS" in allowed or "AD" in allowed or "AC" in allowed
+
+
+def _spoil(result: dict[str, Any], key: str, rng: random.Random) -> int | None:
+    """Write one value of a deal's row wrong, keeping its type: a number moved, a flag turned (of one seat's
+    entry, returned, for a per-seat value). Other values (names, cards, marks) are left alone: None."""
+    value = result[key]
+    if type(value) is list and value and all(type(x) in (int, bool) for x in value):
+        seat = rng.randrange(len(value))
+        value[seat] = (not value[seat]) if type(value[seat]) is bool else value[seat] + 10
+        return seat
+    if type(value) in (int, bool):
+        result[key] = (not value) if type(value) is bool else value + 5
+    return None
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-dummy", "two-bank", "mekedron-polish", "tysiac"])
+def test_every_wrong_value_of_a_row_is_charged_to_the_rule_it_is_charged_to_alone(ruleset: str) -> None:
+    """With --all-errors, the wrong values of one deal's row are blamed together (one traced replay of the
+    deal watching them all): each names the rule it names when it is the record's only mistake, and they are
+    told in the deals' order and, within a deal, in the order the row writes them."""
+    rec = played(ruleset, 11, deals=6)
+    right = copy.deepcopy(rec)
+    rng = random.Random(ruleset)
+    alone: list[tuple[int | None, int | None, str, str, str]] = []
+    for di in sorted(rng.sample(range(len(rec["deals"])), min(3, len(rec["deals"])))):
+        result = rec["deals"][di].get("result")
+        if not result:
+            continue
+        keys = [k for k in result if type(result[k]) in (int, bool)
+                or (type(result[k]) is list and result[k] and all(type(x) in (int, bool) for x in result[k]))]
+        for key in sorted(rng.sample(keys, min(len(keys), rng.randrange(2, 6))), key=list(result).index):
+            one = copy.deepcopy(right)
+            seat = _spoil(one["deals"][di]["result"], key, random.Random(len(alone)))
+            _spoil(result, key, random.Random(len(alone)))
+            (v,) = validate_record(load_record(one, "game.json")).violations
+            assert (v.deal, v.seat, v.what.split()[0]) == (di + 1, seat, key)
+            alone.append((v.deal, v.seat, v.what, v.rule, v.reason))
+    assert len(alone) >= 4
+    verdict = validate_record(load_record(rec, "game.json"), all_errors=True)
+    assert [(v.deal, v.seat, v.what, v.rule, v.reason) for v in verdict.violations] == alone

@@ -207,12 +207,31 @@ def changed_cells(old: Any, new: Any) -> list[int | None]:
 
 def decided_by(rs: Ruleset, start: DealStart, key: str, seat: int | None, after_sheet: bool = False) -> str:
     """The rule that decided the value ``key`` (of ``seat``) in the deal that begins at ``start``."""
-    # A value can be "explained by" another (a total by the deal's points): follow that link first.
-    decl = rs.vars.get(key)
-    names = ([decl.explained_by] if decl is not None and decl.explained_by else []) + [key]
-    writes = traced_writes(rs, start, after_sheet, watch=names)
-    for name in names:
+    return decided_by_each(rs, start, [(key, seat)], after_sheet)[0]
+
+
+def decided_by_each(rs: Ruleset, start: DealStart, asked: Sequence[tuple[str, int | None]],
+                    after_sheet: bool = False) -> list[str]:
+    """For each value ``(key, seat)`` asked, the rule that decided it in the deal that begins at ``start``
+    (as :func:`decided_by` names it), from one traced replay of the deal watching all of them: a deal with
+    several wrong values on its row is replayed once, not once per value."""
+    if not asked:
+        return []
+    # A value can be "explained by" another (a total by the deal's points): that link is followed first.
+    chains = []
+    for key, _ in asked:
+        decl = rs.vars.get(key)
+        chains.append(([decl.explained_by] if decl is not None and decl.explained_by else []) + [key])
+    writes = traced_writes(rs, start, after_sheet, watch={name for chain in chains for name in chain})
+    return [_last_writer(rs, writes, chain, key, seat) for (key, seat), chain in zip(asked, chains, strict=True)]
+
+
+def _last_writer(rs: Ruleset, writes: list[Write], chain: list[str], key: str, seat: int | None) -> str:
+    """The rule of the last write of the first variable of ``chain`` written at all (of ``seat``'s entry, or
+    the whole value); else the rule declaring ``key``."""
+    for name in chain:
         found = [w.rule for w in writes if w.var == name and (seat is None or w.seat in (seat, None))]
         if found:
             return found[-1]
+    decl = rs.vars.get(key)
     return decl.rule_id if decl is not None else RECORD_RULE

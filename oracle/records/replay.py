@@ -9,6 +9,7 @@ recorded result is charged to the rule whose logic last decided that value (see 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Notation, notation
@@ -19,7 +20,7 @@ from ..places import place
 from ..ruleset import Ruleset, RulesetRequest, load_ruleset
 from ..state import Position
 from .allowed import NOTHING, Allowed, allowed_actions, result_value
-from .blame import RECORD_RULE, DealStart, decided_by
+from .blame import RECORD_RULE, DealStart, decided_by, decided_by_each
 from .codec import WRITTEN_AS_IS, Codec, Parts, encode_action, is_chance, sheet_value
 from .reading import RecordFile
 from .verdict import Violation
@@ -78,6 +79,21 @@ def _record_shape(rs: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
     they are (numbers and flags, compared without encoding)."""
     return (frozenset(f for a in rs.actions.values() if is_chance(a) for f, _ in a.fields),
             frozenset(d.name for d in rs.vars.values() if d.type in WRITTEN_AS_IS))
+
+
+@dataclass(frozen=True)
+class _WrongValue:
+    """A value of a deal's row the record gets wrong, to be told as a violation; ``rule`` is None until blame
+    names the rule that decided it."""
+
+    key: str
+    seat: int | None
+    what: str
+    reason: str
+    message: str
+    where: tuple[Any, ...]
+    allowed: Allowed
+    rule: str | None = None
 
 
 class Replayer:
@@ -444,6 +460,18 @@ class Replayer:
             raise InputError(f"{place(('deals', di, 'result'))}: "
                              f"the result is a mapping of score-sheet values, not {result!r}",
                              self.rec.locate("deals", di, "result"))
+        # The row's wrong values, in the result's order, told once every value is read: those a rule decided
+        # are blamed together, by one traced replay of the deal (with all_errors there may be several; without
+        # it the first is told, and the replay stops there).
+        wrong: list[_WrongValue] = []
+        try:
+            self._wrong_values(di, result, row, wrong)
+        except InputError:
+            self._tell_wrong(di, wrong)  # the values before the faulty one are told, as they are read first
+            raise
+        self._tell_wrong(di, wrong)
+
+    def _wrong_values(self, di: int, result: dict[str, Any], row: dict[str, Any], wrong: list[_WrongValue]) -> None:
         as_is = self.as_is
         for key, want_raw in result.items():
             if key in row and (want_raw == row[key] if key in as_is else
@@ -457,8 +485,11 @@ class Replayer:
             if key == "marks":
                 want = self._marks(want_raw, di)
                 if sorted(want) != sorted(got):
-                    self.violate(di + 1, None, None, f"marks {want_raw}", RECORD_RULE, "wrong-marks",
-                                 f"the sheet's marks are {got}", ("deals", di, "result", key), self.right(key, got))
+                    wrong.append(_WrongValue(key, None, f"marks {want_raw}", "wrong-marks",
+                                             f"the sheet's marks are {got}", ("deals", di, "result", key),
+                                             self.right(key, got), RECORD_RULE))
+                    if not self.all_errors:
+                        return
                 continue
             decl = self.rs.vars.get(key)
             t = decl.type if decl is not None else "any"
@@ -474,13 +505,21 @@ class Replayer:
             if not bad:
                 continue
             seat = bad[0]
-            rule = decided_by(self.rs, self.deal_start(di), key, seat)
             shown = want[seat] if seat is not None else want
             truth = got[seat] if seat is not None else got
-            self.violate(di + 1, None, seat, f"{key} {shown}", rule, "wrong-result",
-                         f"the recorded {key} is {shown}, but the rules give {truth}",
-                         ("deals", di, "result", key, *([] if seat is None else [seat])),
-                         self.right(key, got, seat))
+            wrong.append(_WrongValue(key, seat, f"{key} {shown}", "wrong-result",
+                                     f"the recorded {key} is {shown}, but the rules give {truth}",
+                                     ("deals", di, "result", key, *([] if seat is None else [seat])),
+                                     self.right(key, got, seat)))
+            if not self.all_errors:
+                return
+
+    def _tell_wrong(self, di: int, wrong: list[_WrongValue]) -> None:
+        asked = [(w.key, w.seat) for w in wrong if w.rule is None]
+        decided = iter(decided_by_each(self.rs, self.deal_start(di), asked))
+        for w in wrong:
+            self.violate(di + 1, None, w.seat, w.what, w.rule if w.rule is not None else next(decided), w.reason,
+                         w.message, w.where, w.allowed)
 
     def _marks(self, raw: Any, di: int) -> list[list[Any]]:
         """Recorded marks: a list of [mark, player] pairs."""
