@@ -3,6 +3,7 @@ import os
 import shutil
 import tempfile
 
+import browsing
 import pytest
 import sitebuild
 from hypothesis import HealthCheck, settings
@@ -42,6 +43,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     wanted = any("site" in getattr(item, "fixturenames", ()) for item in session.items)
     if wanted and not session.config.option.collectonly and sitebuild.buildable():
         sitebuild.start()
+        # And the pages the browser tests look at, as soon as the site is built (browsing.py).
+        if any("browsed" in getattr(item, "fixturenames", ()) for item in session.items) and browsing.wanted():
+            browsing.start()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

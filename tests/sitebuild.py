@@ -53,12 +53,17 @@ def buildable() -> bool:
     return not missing()
 
 
+def run_id() -> str:
+    """This run's id: one for all of pytest-xdist's workers (and the processes a test process starts for the
+    run, which are given it as THOUSAND_TESTS_RUN), else the test process's own."""
+    return (os.environ.get("THOUSAND_TESTS_RUN") or os.environ.get("PYTEST_XDIST_TESTRUNUID")
+            or f"pid{os.getpid()}")
+
+
 def _scratch() -> Path:
     """This run's folder for the build. The scratch folder is the run's own unless the environment names one,
-    and the run's id (one for all of pytest-xdist's workers, else the process) keeps a build of another run
-    there from being taken for this one's."""
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
-    return Path(os.environ["THOUSAND_TESTS_CACHE_DIR"]) / f"site-{run}"
+    and the run's id keeps a build of another run there from being taken for this one's."""
+    return Path(os.environ["THOUSAND_TESTS_CACHE_DIR"]) / f"site-{run_id()}"
 
 
 def folder() -> Path:
@@ -90,14 +95,21 @@ def start() -> None:
     atexit.register(stop)
 
 
+def ended() -> tuple[int, str] | None:
+    """The build's exit status and what it printed, if it has ended."""
+    try:
+        status, _, log = _outcome().read_text(encoding="utf-8").partition("\n")
+    except FileNotFoundError:
+        return None
+    return int(status), log
+
+
 def wait() -> tuple[int, str]:
     """The build's exit status and what it printed, once it has ended (started here if nobody had)."""
     start()
     deadline = time.monotonic() + TIMEOUT + 30
-    outcome = _outcome()
-    while not outcome.exists():
+    while (outcome := ended()) is None:
         if time.monotonic() > deadline:
-            raise TimeoutError(f"the site's build gave no outcome in {TIMEOUT + 30:g} s ({outcome})")
+            raise TimeoutError(f"the site's build gave no outcome in {TIMEOUT + 30:g} s ({_outcome()})")
         time.sleep(0.05)
-    status, _, log = outcome.read_text(encoding="utf-8").partition("\n")
-    return int(status), log
+    return outcome

@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import functools
 import html
-import http.server
 import posixpath
 import re
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
+import browsing
 import pytest
 import sitebuild
 import yaml
-from browser import CHROMIUM, Browser
+from browser import CHROMIUM
 
 from oracle.cli import main
 from oracle.docgen import write_pages
@@ -350,31 +349,13 @@ def test_no_broken_internal_links(site: Path) -> None:
 
 # --------------------------------------------------------------------------- in a browser
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
-def served(site: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    """One headless Chromium for every page a module's tests look at."""
+def browsed(site: Path) -> Callable[[str], Any]:
+    """What headless Chromium saw of a page declared here (browsing.py looks at them all in the background,
+    once the site is built); a build that failed fails the test here first."""
     if CHROMIUM is None:
         pytest.skip("headless Chromium not found (Debian package `chromium`); the pages were not checked in a browser")
-    with Browser(tmp_path_factory.mktemp("chromium-profile")) as b:
-        yield b
+    return browsing.seen
 
 
 def _sample_rule() -> RuleDoc:
@@ -384,18 +365,24 @@ def _sample_rule() -> RuleDoc:
     return rules[0]
 
 
-def test_site_renders_in_chromium(served: str, browser: Browser) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+def _rule_path(rule: RuleDoc) -> str:
+    return "generated/rules/" + rule.id.replace(".", "/") + "/"
+
+
+browsing.want(*(browsing.Visit(f"rule-{lang}", ("" if lang == "en" else f"{lang}/") + _rule_path(_sample_rule()),
+                               1280, 1800, shot=str(ARTIFACTS / f"rule-{lang}.png")) for lang in LANGS),
+              browsing.Visit("matrix-en", "generated/matrix/", 1280, 1800, shot=str(ARTIFACTS / "matrix-en.png")))
+
+
+def test_site_renders_in_chromium(browsed: Callable[[str], Any]) -> None:
     rule = _sample_rule()
-    rule_path = "generated/rules/" + rule.id.replace(".", "/") + "/"
     params = [str(p) for p in rule.data["params"]]
     first_clause = rule.data["logic"][0]
     code_words = re.findall(r"[a-z_]{4,}", str(first_clause.get("forbid") or first_clause.get("do")))
 
     for lang in LANGS:
-        prefix = "" if lang == "en" else f"{lang}/"
         shot = ARTIFACTS / f"rule-{lang}.png"
-        dom = browser.page(served + prefix + rule_path, shot, 1280, 1800)
+        dom = browsed(f"rule-{lang}")
         assert f">{rule.data['title'][lang]}<" in dom.replace("\n", ""), f"{lang} rule page lacks its title"
         for p in params:
             assert p in dom, f"{lang} rule page lacks parameter {p}"
@@ -405,7 +392,7 @@ def test_site_renders_in_chromium(served: str, browser: Browser) -> None:
 
     lib = load_library()
     shot = ARTIFACTS / "matrix-en.png"
-    dom = browser.page(served + "generated/matrix/", shot, 1280, 1800)
+    dom = browsed("matrix-en")
     declared = [str(p) for d in lib.rules.values() for p in (d.get("params") or {})]
     assert declared and all(p in dom for p in declared), "the matrix lacks parameters"
     assert all(pid in dom for pid in lib.presets), "the matrix lacks a preset column"
@@ -527,11 +514,15 @@ _SEARCH_RESULTS = """(async () => {
 })()"""
 
 
-def _search(browser: Browser, served: str, lang: str, query: str) -> list[str]:
-    from urllib.parse import quote
+# The searches a reader makes, each a page opened with ?q=…, looked at in the background (browsing.py).
+_SEARCHES = {("ru", "бочка"): "search-ru-barrel", ("ru", "прикуп"): "search-ru-talon",
+             ("ru", "хвалю"): "search-ru-praise", ("en", "barrel"): "search-en-barrel"}
+browsing.want(*(browsing.Visit(name, f"{'' if lang == 'en' else lang + '/'}?q={quote(query)}", script=_SEARCH_RESULTS)
+                for (lang, query), name in _SEARCHES.items()))
 
-    prefix = "" if lang == "en" else f"{lang}/"
-    found = browser.evaluate(f"{served}{prefix}?q={quote(query)}", _SEARCH_RESULTS)
+
+def _search(browsed: Callable[[str], Any], lang: str, query: str) -> list[str]:
+    found = browsed(_SEARCHES[(lang, query)])
     assert found is not None, f"the search for {query!r} ({lang}) gave no answer"
     # One entry per page: a page's sections follow its title.
     return list(dict.fromkeys(str(p) for p in found))
@@ -541,23 +532,23 @@ def _is_variant(path: str) -> bool:
     return "/generated/overlays/" in path or "/generated/presets/" in path
 
 
-def test_search_puts_the_core_rule_first(served: str, browser: Browser) -> None:
-    barrel = _search(browser, served, "ru", "бочка")
+def test_search_puts_the_core_rule_first(browsed: Callable[[str], Any]) -> None:
+    barrel = _search(browsed, "ru", "бочка")
     assert barrel and barrel[0].endswith("/ru/generated/rules/barrel/threshold/"), barrel[:5]
 
-    talon = _search(browser, served, "ru", "прикуп")
+    talon = _search(browsed, "ru", "прикуп")
     assert talon and "/generated/rules/" in talon[0] and not _is_variant(talon[0]), talon[:5]
     first_variant = next(i for i, p in enumerate(talon) if _is_variant(p))
     core = [i for i, p in enumerate(talon) if p.endswith(("/rules/talon/to-winner/", "/generated/how-to-play/"))]
     assert len(core) == 2 and max(core) < first_variant, talon[:8]
 
     # A word the page writes in quotes is still a word: «хвалю» is found on every page that has it.
-    praise = _search(browser, served, "ru", "хвалю")
+    praise = _search(browsed, "ru", "хвалю")
     having = sorted("/ru/" + p.relative_to(DOCS).as_posix().removesuffix(".ru.md").removesuffix("index") + "/"
                     for p in DOCS.rglob("*.ru.md") if "_data" not in p.parts
                     and "«хвалю»" in p.read_text(encoding="utf-8"))
     assert having and sorted(praise) == sorted(x.replace("//", "/") for x in having), (praise, having)
 
-    english = _search(browser, served, "en", "barrel")
+    english = _search(browsed, "en", "barrel")
     assert english and "/generated/rules/barrel/" in english[0], english[:5]
     assert "/generated/rules/barrel/threshold/" in english[:3], english[:5]

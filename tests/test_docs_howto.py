@@ -13,13 +13,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
+import browsing
 import pytest
 import yaml
-from browser import Browser
-from test_docs import ARTIFACTS, browser, served, site  # noqa: F401  (the site's build, server and browser fixtures)
+from test_docs import ARTIFACTS, browsed, site  # noqa: F401  (the site's build and what the browser saw of it)
 
 from oracle.cards import notation
 from oracle.docgen import DocsError, build_howto
@@ -392,18 +394,22 @@ def _article(dom: str) -> _FirstLinks:
     return p
 
 
-def test_player_pages_render_in_chromium(served: str, browser: Browser) -> None:  # noqa: F811
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+# The player's pages as a reader opens them, looked at in the background (browsing.py): the long ones whole.
+_PLAYER_PAGES = [("home", "", 1280, 1400), ("how-to-play", "generated/how-to-play/", 1280, 9000),
+                 ("rule-example", "generated/rules/play/must-trump/", 1280, 4000),
+                 ("matrix-page", "generated/matrix/", 1280, 1800)]
+browsing.want(*(browsing.Visit(f"{name}-{lang}", ("" if lang == "en" else f"{lang}/") + path, width, height,
+                               shot=str(ARTIFACTS / f"{name}-{lang}.png"))
+                for lang in ("en", "ru") for name, path, width, height in _PLAYER_PAGES))
+
+
+def test_player_pages_render_in_chromium(browsed: Callable[[str], Any]) -> None:  # noqa: F811
     lib = load_library()
     titles = {"en": "How to play Тысяча", "ru": "Как играть в «Тысячу»"}
     for lang in ("en", "ru"):
-        prefix = "" if lang == "en" else f"{lang}/"
-        pages = [("home", "", 1280, 1400), ("how-to-play", "generated/how-to-play/", 1280, 9000),
-                 ("rule-example", "generated/rules/play/must-trump/", 1280, 4000),
-                 ("matrix-page", "generated/matrix/", 1280, 1800)]
-        for name, path, width, height in pages:
+        for name, _, _, _ in _PLAYER_PAGES:
             shot = ARTIFACTS / f"{name}-{lang}.png"
-            dom = browser.page(served + prefix + path, shot, width, height)
+            dom = browsed(f"{name}-{lang}")
             assert shot.stat().st_size > 20_000, f"{shot} looks empty"
             article = _article(dom)
             if name == "home":
