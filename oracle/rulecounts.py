@@ -108,9 +108,10 @@ class RuleCounts(EffectCounter):
         """One check of an action: its live guards ran in order, up to the one that forbade it, if any."""
         self._sets[self._counted(outcome(action, rejection))] += 1
 
-    def refused(self, action: CompiledAction, said: tuple[str, str] | None) -> None:
-        """:meth:`check` given the rule and the reason that refused the action (None: it was legal)."""
-        self._sets[self._counted((action, None, None) if said is None else (action, *said))] += 1
+    def refused(self, action: CompiledAction, said: tuple[str, str] | None, times: int = 1) -> None:
+        """:meth:`check` given the rule and the reason that refused the action (None: it was legal), ``times``
+        over."""
+        self._sets[self._counted((action, None, None) if said is None else (action, *said))] += times
 
     def decision(self, checks: list[tuple[CompiledAction, Rejection | None]]) -> None:
         """Several checks made at one point of a game (the action taken and those that could have been):

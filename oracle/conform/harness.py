@@ -647,14 +647,14 @@ class Harness:
         if self.counting:
             self.rule_counts.check(self.rs.compiled.actions[kind], rejected)
 
-    def _count_masked(self, rules: Sequence[str]) -> None:
-        """Of a refused action, the rules whose guards forbid it too (``rules``: of every guard that forbids it,
-        in order), behind the one that refused first."""
+    def _count_masked(self, rules: Sequence[str], times: int = 1) -> None:
+        """Of a refused action (``times`` such), the rules whose guards forbid it too (``rules``: of every guard
+        that forbids it, in order), behind the one that refused first."""
         if len(rules) < 2:
             return
         for r in dict.fromkeys(rules[1:]):
             if r != rules[0]:
-                self.masked.setdefault(r, Counter())[rules[0]] += 1
+                self.masked.setdefault(r, Counter())[rules[0]] += times
 
     # ------------------------------------------------------------------ comparisons
     def _legal_mismatch(self, game: Game, rec: Recorder, mine: set[str], theirs: dict[str, Any]) -> None:
@@ -808,20 +808,27 @@ class Harness:
             # While counting, every guard that forbids each one is asked at once (see _count_masked).
             judged = (refusals(game, self.rs, decl.name) if counts is not None else
                       ((seat, payload, said, ()) for seat, payload, said in checked(game, self.rs, decl.name)))
+            # Tallied by outcome and counted once each: a phase has some dozens of candidates, most refused alike.
+            said_times: Counter[tuple[str, str] | None] = Counter()
+            masked_times: Counter[tuple[str, ...]] = Counter()
             for seat, payload, said, forbidding in judged:
                 if seat != turn and decl.actor == "turn":
                     continue
-                if counts is not None:
-                    counts.refused(compiled, said)
+                said_times[said] += 1
                 if said is None:
                     continue
-                if counts is not None:
-                    self._count_masked(forbidding)
-                if f"accepted-illegal:{said[0]}:{decl.name}" in self.known:
+                if len(forbidding) > 1:
+                    masked_times[tuple(forbidding)] += 1
+                if self.known and f"accepted-illegal:{said[0]}:{decl.name}" in self.known:
                     continue  # the engine is known to accept it: offering it again would only end the game
                 # Every candidate is checked and counted: a guard reached only by the last of them (a bid
                 # over the cap, after the near misses below it) fires in the run's statistics too.
                 illegal.append((decl.name, seat, payload))
+            if counts is not None:
+                for said, times in said_times.items():
+                    counts.refused(compiled, said, times)
+                for masking, times in masked_times.items():
+                    self._count_masked(masking, times)
         if not illegal:
             return
         kind, seat, payload = illegal[self._index(draw, len(illegal))]
