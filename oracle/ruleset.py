@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -630,9 +630,9 @@ class Ruleset:
     def actions(self) -> dict[str, ActionDecl]:
         return self.program.actions
 
-    @property
-    def action_rule(self) -> dict[str, str]:
-        """Action -> the rule that declares it."""
+    @cached_property
+    def action_rule(self) -> Mapping[str, str]:
+        """Action -> the rule that declares it (made once: the harness asks it at every step)."""
         return {name: a.rule_id for name, a in self.program.actions.items()}
 
     @property

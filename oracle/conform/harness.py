@@ -307,6 +307,7 @@ class Harness:
         # Each legal action's key, by the action's kind, seat and payload: a game offers the same few hundred
         # actions over and over, and every legal action of every step is keyed (see _key).
         self._keys: dict[tuple[Any, ...], str] = {}
+        self._their_keys: dict[tuple[Any, ...], str] = {}
         self.ruleset = ruleset
         self.overlays = list(overlays or [])
         self.params = dict(params or {})
@@ -554,7 +555,7 @@ class Harness:
         if self.capabilities.get("legal_actions", True):
             theirs_list = self._engine_call(self.engine.legal, rec,
                                            self.rs.program.phase_rule.get(game.phase, self._sheet_rule))
-            theirs = {_canonical(_norm(a)): a for a in theirs_list
+            theirs = {self._their_key(a): a for a in theirs_list
                       if isinstance(a, dict) and self._supported_json(game, a)}
             self.compared += 1
             if mine != set(theirs):
@@ -567,8 +568,9 @@ class Harness:
             self._offer_illegal(game, rec, draw)
         # Steer away from a move the engine is known to refuse wrongly: the rest of the game may hold
         # another difference.
-        legal = [a for a in legal if f"rejected-legal:{self.rs.action_rule.get(a.kind, a.kind)}:{a.kind}"
-                 not in self.known] or legal
+        if self.known:
+            legal = [a for a in legal if f"rejected-legal:{self.rs.action_rule.get(a.kind, a.kind)}:{a.kind}"
+                     not in self.known] or legal
         # Index 0 is what the style of play would do, so shrinking (towards 0) gives natural games.
         action = legal[self._index(draw, len(legal))]
         accepted, reason = self._engine_call(lambda: self.engine.apply(self._enc(action)), rec,
@@ -1105,6 +1107,21 @@ class Harness:
             if len(self._keys) >= _KEYS_KEPT:
                 self._keys.clear()
             self._keys[memo] = found
+        return found
+
+    def _their_key(self, a: dict[str, Any]) -> str:
+        """An action the engine listed, as :meth:`_key` writes the oracle's: its canonical JSON, case-folded. An
+        engine lists the same few dozen actions again and again: the key of each is worked out once."""
+        try:
+            memo = (*a.items(), *map(type, a.values()))
+            found = self._their_keys.get(memo)
+        except TypeError:  # a value holding a list: worked out each time
+            return _canonical(_norm(a))
+        if found is None:
+            found = _canonical(_norm(a))
+            if len(self._their_keys) >= _KEYS_KEPT:
+                self._their_keys.clear()
+            self._their_keys[memo] = found
         return found
 
     def _sheet(self, key: str, value: Any) -> Any:
