@@ -10,7 +10,8 @@ import jsonschema
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle.records.reading import record_schema
+from oracle.places import place
+from oracle.records.reading import full_schema_errors, record_schema
 from oracle.records.schemacheck import compile_check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +79,9 @@ def test_a_changed_record_is_judged_alike(which, where, value, delete):
     else:
         parent[path[-1]] = value
     assert QUICK(rec) == FULL.is_valid(rec) == ONE_OF.is_valid(rec)
+    # The errors told by `--strict-schema` (the schema with its references written out) are the published
+    # schema's, every one, in order.
+    assert full_schema_errors(rec) == [f"{place(e.absolute_path)}: {e.message}" for e in FULL.iter_errors(rec)]
 
 
 def test_the_schemas_alternatives_exclude_each_other():
@@ -90,6 +94,20 @@ def test_the_schemas_alternatives_exclude_each_other():
     both = {"anyOf": [{"type": "string"}, {"minLength": 1}]}
     assert jsonschema.Draft202012Validator(both).is_valid("P1")
     assert not jsonschema.Draft202012Validator({"oneOf": both["anyOf"]}).is_valid("P1")
+
+
+def test_a_definition_that_refers_to_itself_keeps_its_reference():
+    from oracle.records.reading import _inlined
+
+    tree = {"$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array",
+                                                                         "items": {"$ref": "#/$defs/node"}}}}},
+            "type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}}
+    flat = _inlined(tree)
+    assert flat["properties"]["root"]["properties"]["kids"]["items"] == {"$ref": "#/$defs/node"}
+    bad = {"root": {"kids": [{"kids": [{"kids": 3}]}]}}
+    want = [(list(e.absolute_path), e.message) for e in jsonschema.Draft202012Validator(tree).iter_errors(bad)]
+    assert want and [(list(e.absolute_path), e.message)
+                     for e in jsonschema.Draft202012Validator(flat).iter_errors(bad)] == want
 
 
 def test_unknown_keywords_get_no_quick_check():
