@@ -1096,33 +1096,14 @@ class Harness:
     def _key(self, a: Action) -> str:
         """The action as compared with the engine's: its protocol form, case-folded, as canonical JSON."""
         payload = a.payload
-        try:
-            # The values' types too: True and 1 are equal keys of a dict, but not the same JSON.
-            memo = (a.kind, a.seat, *payload.items(), *map(type, payload.values()))
-            found = self._keys.get(memo)
-        except TypeError:  # a payload holding a list: worked out each time
-            return _canonical(_norm(self._enc(a)))
-        if found is None:
-            found = _canonical(_norm(self._enc(a)))
-            if len(self._keys) >= _KEYS_KEPT:
-                self._keys.clear()
-            self._keys[memo] = found
-        return found
+        # The values' types too: True and 1 are equal keys of a dict, but not the same JSON.
+        return _kept_key(self._keys, (a.kind, a.seat, *payload.items(), *map(type, payload.values())),
+                         lambda: self._enc(a))
 
     def _their_key(self, a: dict[str, Any]) -> str:
         """An action the engine listed, as :meth:`_key` writes the oracle's: its canonical JSON, case-folded. An
         engine lists the same few dozen actions again and again: the key of each is worked out once."""
-        try:
-            memo = (*a.items(), *map(type, a.values()))
-            found = self._their_keys.get(memo)
-        except TypeError:  # a value holding a list: worked out each time
-            return _canonical(_norm(a))
-        if found is None:
-            found = _canonical(_norm(a))
-            if len(self._their_keys) >= _KEYS_KEPT:
-                self._their_keys.clear()
-            self._their_keys[memo] = found
-        return found
+        return _kept_key(self._their_keys, (*a.items(), *map(type, a.values())), lambda: a)
 
     def _sheet(self, key: str, value: Any) -> Any:
         decl = self.rs.vars.get(key)
@@ -1238,6 +1219,22 @@ _canonical = json.JSONEncoder(sort_keys=True).encode
 
 # The keys of actions a harness keeps (see Harness._key): far more than a ruleset's actions in a game.
 _KEYS_KEPT = 100_000
+
+
+def _kept_key(kept: dict[tuple[Any, ...], str], memo: tuple[Any, ...],
+              protocol_form: Callable[[], dict[str, Any]]) -> str:
+    """An action's key (its protocol form, case-folded, as canonical JSON), kept in ``kept`` under ``memo``
+    (at most _KEYS_KEPT of them); a memo holding a list, which cannot be a key, is worked out each time."""
+    try:
+        found = kept.get(memo)
+    except TypeError:
+        return _canonical(_norm(protocol_form()))
+    if found is None:
+        found = _canonical(_norm(protocol_form()))
+        if len(kept) >= _KEYS_KEPT:
+            kept.clear()
+        kept[memo] = found
+    return found
 
 
 def _norm(v: Any) -> Any:
