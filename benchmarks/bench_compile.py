@@ -11,7 +11,10 @@ everything; each process reports its CPU time for:
 
 - **resolve**: every preset of the library, resolved once after a first untimed resolve of each;
 - **compile**: classic with ``--variants`` values of ``bid_step`` (each a ruleset of its own), after
-  one untimed compile of classic.
+  one untimed compile of classic;
+- **edited**: the library of a copy of the rule tree with one file edited, ``--variants`` times (an edit
+  each), with the disk cache on in a scratch directory: what a test or a user changing a rule file pays
+  each time (reading the tree again and keeping its entry), after one untimed read of the copy.
 
 The ratio printed is the other commit's time over this checkout's (above 1: this one is faster).
 """
@@ -32,7 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Run in a fresh process with the checkout to time on sys.path first: prints one JSON line.
 _CHILD = """
-import json, os, sys, time
+import json, os, shutil, sys, tempfile, time
+from pathlib import Path
 os.environ["THOUSAND_CACHE"] = "0"
 from oracle.ruleset import load_library, load_ruleset, resolve
 variants = int(sys.argv[1])
@@ -48,7 +52,26 @@ t = time.process_time()
 for i in range(variants):
     load_ruleset("classic", params={"bid_step": 5 * (i + 2)})
 comp = time.process_time() - t
-print(json.dumps({"resolve": res / len(presets), "compile": comp / variants, "presets": len(presets)}))
+from oracle import rulecache
+scratch = Path(tempfile.mkdtemp())
+os.environ["THOUSAND_CACHE"] = "1"
+os.environ["THOUSAND_CACHE_DIR"] = str(scratch / "cache")
+os.environ["THOUSAND_CACHE_KEEP"] = "1000"
+for folder in ("spec", "variants"):
+    shutil.copytree(Path(os.environ["THOUSAND_RULES_ROOT"]) / folder, scratch / folder)
+step = scratch / "spec" / "bidding" / "step.yaml"
+text = step.read_text(encoding="utf-8")
+load_library(scratch)
+edited = 0.0
+for i in range(variants):
+    step.write_text(text + f"# edit {i}\\n", encoding="utf-8")
+    rulecache.refresh(scratch)
+    t = time.process_time()
+    load_library(scratch)
+    edited += time.process_time() - t
+shutil.rmtree(scratch, ignore_errors=True)
+print(json.dumps({"resolve": res / len(presets), "compile": comp / variants, "edited": edited / variants,
+                  "presets": len(presets)}))
 """
 
 
@@ -87,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
                        check=False)
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"{args.against} against this checkout: medians of {args.repeat} interleaved passes, CPU time")
-    for what, unit in (("resolve", "per preset"), ("compile", "per ruleset")):
+    for what, unit in (("resolve", "per preset"), ("compile", "per ruleset"), ("edited", "per tree")):
+        if any(what not in r for r in runs["other"]):
+            continue  # a commit from before this measure
         this = statistics.median(r[what] for r in runs["this"])
         then = statistics.median(r[what] for r in runs["other"])
         print(f"  {what:8s} {unit:12s} {args.against}: {then * 1e3:8.2f} ms   this: {this * 1e3:8.2f} ms   "

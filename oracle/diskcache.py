@@ -134,10 +134,24 @@ def load(kind: str, digest: str) -> Any | None:
 def store(kind: str, digest: str, value: Any) -> None:
     """Keep ``value`` (plain data and positioned strings) for (kind, digest); failures are ignored."""
     try:
-        body = json.dumps(encode(value), ensure_ascii=False, separators=(",", ":")).encode()
+        body = encoded(value).encode()
     except (ValueError, TypeError, RecursionError):
         return
     store_bytes(kind, digest, body)
+
+
+def encoded(value: Any) -> str:
+    """``value`` (plain data and positioned strings) as an entry keeps it: JSON text. Raises TypeError for
+    a value it cannot keep (and ValueError or RecursionError as :func:`json.dumps` does)."""
+    return json.dumps(encode(value), ensure_ascii=False, separators=(",", ":"))
+
+
+def store_list(kind: str, digest: str, items: list[bytes]) -> None:
+    """Keep, for (kind, digest), the list whose items are ``items``, each the :func:`encoded` text of a
+    value in UTF-8: :func:`load` gives the list of values back. The items are joined, not encoded again, so a
+    caller whose lists share most of their items (the files of two rule trees that differ in one) encodes
+    each item once and keeps it. Failures to write are ignored."""
+    store_bytes(kind, digest, b",".join([b'["l"', *items]) + b"]")
 
 
 def load_bytes(kind: str, digest: str) -> bytes | None:

@@ -121,33 +121,54 @@ _files = rulecache.rule_files
 def _load_library(root: Path, digest: str) -> Library:
     """The library of the tree with this digest: from the disk cache when it holds it, else read."""
     kept = diskcache.load("library", digest)
-    if isinstance(kept, dict):
+    if isinstance(kept, list):
         try:
-            rules, overlays, presets = ({str(d["id"]): RuleDoc(str(d["id"]), path, d) for path, d in kept[part]}
-                                        for part in ("rules", "overlays", "presets"))
-            return Library(root, rules, overlays, presets, digest)
+            parts: dict[str, dict[str, RuleDoc]] = {"rules": {}, "overlays": {}, "presets": {}}
+            for part, path, d in kept:
+                parts[part][str(d["id"])] = RuleDoc(str(d["id"]), path, d)
+            return Library(root, parts["rules"], parts["overlays"], parts["presets"], digest)
         except (KeyError, TypeError, ValueError):
             pass  # not what we wrote: read the files
-    lib = _read_library(root, digest)
-    diskcache.store("library", digest, {part: [[doc.path, doc.data] for doc in docs.values()]
-                                        for part, docs in (("rules", lib.rules), ("overlays", lib.overlays),
-                                                           ("presets", lib.presets))})
+    lib, files = _read_library(root, digest)
+    try:
+        diskcache.store_list("library", digest, [f.kept for f in files])
+    except (ValueError, TypeError, RecursionError):
+        pass  # a value the cache cannot keep: the next start reads the files
     return lib
 
 
-def _load_doc(path: Path, display: str, kind: str = "rule") -> RuleDoc:
+@dataclass(eq=False)
+class _LoadedFile:
+    """A rule file as loaded: its document, and the library part it belongs to (``rules``, ``overlays`` or
+    ``presets``). One is shared by every library holding the same file (``rulecache.loaded_file``)."""
+
+    part: str
+    doc: RuleDoc
+
+    @cached_property
+    def kept(self) -> bytes:
+        """The file as a library's disk-cache entry keeps it, worked out once: the entry of a tree that
+        differs from one already kept by one file (a rule file being edited) encodes that file alone."""
+        return diskcache.encoded([self.part, self.doc.path, self.doc.data]).encode()
+
+
+def _load_doc(path: Path, display: str, part: str) -> _LoadedFile:
     # Shared by every library that holds this very file: a RuleDoc's data is never changed after
     # loading (resolve copies the docs it changes).
     raw = read_doc(path, display)
-    return rulecache.loaded_file(display, kind, raw, lambda: parse_doc(raw, display, kind))
+    kind = "preset" if part == "presets" else "rule"
+    return rulecache.loaded_file(display, kind, raw, lambda: _LoadedFile(part, parse_doc(raw, display, kind)))
 
 
-def _read_library(root: Path, digest: str) -> Library:
+def _read_library(root: Path, digest: str) -> tuple[Library, list[_LoadedFile]]:
     rules: dict[str, RuleDoc] = {}
     overlays: dict[str, RuleDoc] = {}
     presets: dict[str, RuleDoc] = {}
+    files: list[_LoadedFile] = []
     for path in _files(root / "spec"):
-        doc = _load_doc(path, str(path.relative_to(root)))
+        loaded = _load_doc(path, str(path.relative_to(root)), "rules")
+        files.append(loaded)
+        doc = loaded.doc
         _no_overlay_fields(doc)
         if doc.id in rules:
             raise RuleFileError(f"rule id {doc.id!r} is already used by {rules[doc.id].path}", doc.id_location())
@@ -155,18 +176,22 @@ def _read_library(root: Path, digest: str) -> Library:
     for path in _files(root / "variants"):
         display = str(path.relative_to(root))
         if path.parent.name == "presets":
-            doc = _load_doc(path, display, "preset")
+            loaded = _load_doc(path, display, "presets")
+            files.append(loaded)
+            doc = loaded.doc
             if doc.id in presets:
                 raise RuleFileError(f"preset {doc.id!r} is already defined in {presets[doc.id].path}",
                                     doc.id_location())
             presets[doc.id] = doc
         else:
-            doc = _load_doc(path, display)
+            loaded = _load_doc(path, display, "overlays")
+            files.append(loaded)
+            doc = loaded.doc
             if doc.id in overlays or doc.id in rules:
                 other = overlays.get(doc.id) or rules[doc.id]
                 raise RuleFileError(f"id {doc.id!r} is already used by {other.path}", doc.id_location())
             overlays[doc.id] = doc
-    return Library(root, rules, overlays, presets, digest)
+    return Library(root, rules, overlays, presets, digest), files
 
 
 def _no_overlay_fields(doc: RuleDoc) -> None:

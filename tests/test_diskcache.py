@@ -256,6 +256,37 @@ def test_a_tree_with_one_file_edited_reads_that_file_alone(tmp_path, monkeypatch
     assert load_ruleset("classic", root=tmp_path / "fourth").param("bid_step") == 5
 
 
+def test_a_library_entry_encodes_only_the_files_no_entry_kept_before(cache_dir, tmp_path, monkeypatch):
+    # A test suite (or a user editing a rule) keeps a library entry for each tree it reads; a tree that
+    # differs from one kept by one file encodes that file alone, and its entry reads back as the files do.
+    tree = copy_rules(tmp_path / "rules")
+    encoded: list[str] = []
+    real = diskcache.encoded
+    monkeypatch.setattr(diskcache, "encoded", lambda value: (encoded.append(value[1]), real(value))[1])
+    first = load_library(tree)
+    n_files = len(first.rules) + len(first.overlays) + len(first.presets)
+    assert len(encoded) == n_files and len(entries(cache_dir, "library")) == 1
+    encoded.clear()
+    edit(tree, "spec/bidding/step.yaml", "default: 5", "default: 10  # encoded-alone")
+    edited = load_library(tree)
+    assert encoded == [str(Path("spec/bidding/step.yaml"))]
+    assert len(entries(cache_dir, "library")) == 2
+    for lib in (first, edited):
+        back = diskcache.load("library", lib.digest)
+        parts = {"rules": lib.rules, "overlays": lib.overlays, "presets": lib.presets}
+        assert sorted((part, path) for part, path, _ in back) == sorted(
+            (part, doc.path) for part, docs in parts.items() for doc in docs.values())
+        for part, path, data in back:
+            doc = next(d for d in parts[part].values() if d.path == path)
+            assert data == doc.data
+    # A new process takes the edited tree's library from its entry, reading no file.
+    rulecache.clear()
+    monkeypatch.setattr("oracle.ruleset.parse_doc", lambda *a, **k: pytest.fail("a rule file was read"))
+    again = load_library(tree)
+    assert again.rules["bid.step"].data == edited.rules["bid.step"].data
+    assert load_ruleset("classic", root=tree).param("bid_step") == 10
+
+
 def test_old_entries_are_pruned(cache_dir):
     for i in range(diskcache.KEEP + 5):
         diskcache.store("probe", f"d{i}", {"i": i})
