@@ -132,7 +132,7 @@ def _judged(game: Game, rs: Ruleset, kind: str, every: bool) -> Iterator[tuple[i
     rules = [g.clause.rule_id for g in ca.guards]
     outside = (decl.rule_id, "not-available")
     none: list[str] = []
-    refusers = ca.refusers if every else None
+    refusers = rs.analysis.refusers[kind] if every else None
     st = game.st
     for seat in sorted(set(game.actors(decl))):
         first = game.check(Action(kind, seat, payloads[0]), typed=True)

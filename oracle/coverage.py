@@ -144,6 +144,8 @@ class _Weigher:
     check stands for."""
 
     ca: CompiledAction
+    outcomes: Callable[..., set[int]]  # its compiled outcomes (Ruleset.analysis)
+    decision_key: Callable[..., tuple[Any, ...]] | None  # its compiled decision key, when it has one
     by_legal: bool
     fixed: Payloads  # the candidates, when no field is a number; empty otherwise
     outcome_of: dict[int, Outcome]  # -1: allowed; i: guard i forbade it; -2 - j: field j outside its choices
@@ -183,6 +185,7 @@ def _weighers(rs: Ruleset) -> _Weighing:
     """Every action's weigher, made once per ruleset."""
     by_phase: dict[str, list[_Weigher]] = {}
     by_name: dict[str, _Weigher] = {}
+    analysis = rs.analysis
     for name, ca in rs.compiled.actions.items():
         decl = ca.decl
         by_legal = any(T.base(t) == "int" for _, t in decl.fields)
@@ -195,9 +198,11 @@ def _weighers(rs: Ruleset) -> _Weighing:
         actor_var = {"turn": "turn", "dealer": "dealer"}.get(decl.actor)
         number = (decl.fields[0][0] if len(decl.fields) == 1 and T.base(decl.fields[0][1]) == "int"
                   and ca.when is None and actor_var is not None and (decl.sample is None or decl.choices) else None)
-        keyed = ca.decision_key is not None and ca.when is None and (number is not None or not by_legal)
+        decision_key = analysis.decision_keys.get(name)
+        keyed = decision_key is not None and ca.when is None and (number is not None or not by_legal)
         direct = ca.when is None and fixed[1]
-        w = _Weigher(ca, by_legal, fixed, outcome_of, actor_var, direct, number, _Known() if keyed else None,
+        w = _Weigher(ca, analysis.outcomes[name], decision_key, by_legal, fixed, outcome_of, actor_var, direct, number,
+                     _Known() if keyed else None,
                      not by_legal and direct and actor_var is not None and bool(fixed[0]))
         by_name[name] = w
         if not is_chance(decl):
@@ -250,7 +255,7 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
     the action taken, which a replay's own check gives).
 
     An action whose guards and choices read only parts of the game the compiler can name
-    (``CompiledAction.decision_key``) gives, for a seat, the same outcomes wherever those parts have the
+    (``Analysis.decision_keys``) gives, for a seat, the same outcomes wherever those parts have the
     same values: they are kept by that key, and asked again only for a key not seen yet (a bid over 120
     with no marriage in hand, say). See :class:`_Known`."""
     st = game.st
@@ -278,7 +283,7 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
         if known is not None:
             unknown = []
             for seat in seats:
-                key, hit = known.find(ca, st, seat, n_seats)
+                key, hit = known.find(w, st, seat, n_seats)
                 if hit is None:
                     unknown.append(seat)
                     if key is not None:
@@ -313,7 +318,7 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
                     known.keep(keys[seat], _NOTHING)  # type: ignore[union-attr]  # keys only with a table
                 continue
             if direct:
-                these = w.outcomes_of(_found(game, ca, seat, values, payloads))
+                these = w.outcomes_of(_found(game, w, seat, values, payloads))
                 out |= these
                 if seat in keys:
                     known.keep(keys[seat], these)  # type: ignore[union-attr]
@@ -330,14 +335,14 @@ def weighed(game: Game, weighing: _Weighing) -> AbstractSet[Outcome]:
                     r = game.check(Action(ca.decl.name, seat, p))
                     out.add(outcome(ca, r))
                 continue
-            out |= w.outcomes_of(_found(game, ca, seat, values, rest))
+            out |= w.outcomes_of(_found(game, w, seat, values, rest))
     return out
 
 
 def _plain(game: Game, w: _Weigher) -> frozenset[Outcome]:
     """The outcomes of a plain action's candidates (the same at every decision) for the one seat to act."""
     seat = game.st.v[w.actor_var]  # type: ignore[index]  # plain: one seat acts
-    return _NOTHING if seat is None else w.outcomes_of(_found(game, w.ca, seat, w.fixed[2], w.fixed[0]))
+    return _NOTHING if seat is None else w.outcomes_of(_found(game, w, seat, w.fixed[2], w.fixed[0]))
 
 
 class _Known:
@@ -359,11 +364,11 @@ class _Known:
         self.hits = 0
         self.off = False
 
-    def find(self, ca: CompiledAction, st: Any, seat: int, n_seats: int) -> tuple[Any, frozenset[Outcome] | None]:
+    def find(self, w: _Weigher, st: Any, seat: int, n_seats: int) -> tuple[Any, frozenset[Outcome] | None]:
         """The seat's key now (None when there is none to use: the key function raised), and the outcomes kept
         for it (None when there are none yet)."""
         try:
-            key = (seat, n_seats, ca.decision_key(st, seat))  # type: ignore[misc]  # only actions with a key
+            key = (seat, n_seats, w.decision_key(st, seat))  # type: ignore[misc]  # only actions with a key
         except Exception:
             return None, None  # the careful way words the rule's runtime error
         self.asked += 1
@@ -397,13 +402,14 @@ def _number_payloads(ca: CompiledAction, field: str, legal: tuple[int, ...], n_s
     return _payloads(ca, ((field, int_candidates(legal)),), n_seats)
 
 
-def _found(game: Game, ca: CompiledAction, seat: int, values: tuple[frozenset[Any], ...],
+def _found(game: Game, w: _Weigher, seat: int, values: tuple[frozenset[Any], ...],
            payloads: list[dict[str, Any]]) -> set[int]:
     """What the compiled check gives for each payload (the first, again, if it was asked already: the same
     outcome), all at once through the action's ``outcomes``."""
     st = game.st
+    ca = w.ca
     try:
-        return ca.outcomes(st, seat, values) if ca.outcomes is not None else {ca.check(st, seat, p) for p in payloads}
+        return w.outcomes(st, seat, values)
     except Exception:
         # Outcomes may raise where the check does not (an any() over a list is not cut short).
         try:

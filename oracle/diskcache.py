@@ -218,7 +218,7 @@ KEEP = 16  # entries kept per kind: every change of the rule files or of the ora
 KEEP_COMPILED = 128
 
 
-COMPILED = ("program", "counting")  # the kinds of entry that are compiled rulesets (a library is ten times larger)
+COMPILED = ("program", "analysis")  # the kinds of entry that are compiled rulesets (a library is ten times larger)
 
 
 def keep(kind: str) -> int:

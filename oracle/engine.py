@@ -135,7 +135,7 @@ class EffectCounter:
     def tally(self, trigger: Trigger) -> list[int] | None:
         """Where a run of ``trigger`` counts, instead of an :meth:`effect_ran` call per effect: a list of a
         count per effect and one more, to which the trigger's compiled counting code adds one for each effect
-        that changed the game and one for the run (``Ruleset.counting``). None: tell me effect by effect.
+        that changed the game and one for the run (``Ruleset.analysis``). None: tell me effect by effect.
         The same list every time for one trigger: a replay looks it up once per action."""
         return None
 
@@ -446,10 +446,11 @@ class Game:
     def refusals_of(self, kind: str, seat: int, payload: Mapping[str, Any]) -> list[str]:
         """:meth:`refusals` of an action given by its parts."""
         ca = self.c.actions.get(kind)
-        if ca is None or ca.refusers is None or ca.decl.phase != self.st.v["phase"]:
+        if ca is None or ca.decl.phase != self.st.v["phase"]:
             return []
+        refusers = self.rs.analysis.refusers[kind]  # compiled the first time a refusal is asked about
         try:
-            found = ca.refusers(self.st, seat, payload)
+            found = refusers(self.st, seat, payload)
         except Exception:
             return []  # what the guards share raised: check words that error
         return [ca.guards[i].clause.rule_id for i in found if i >= 0]  # -1 - i: guard i raised
@@ -490,7 +491,7 @@ class Game:
         if quick is not None and tracer is not None and quick.trigger is not None and isinstance(tracer, EffectCounter):
             tally = tracer.tally(quick.trigger)  # a counter that tallies takes the counted step
             if tally is not None:
-                counted = self.rs.counting.steps.get(kind)
+                counted = self.rs.analysis.steps.get(kind)
         # A watcher that cannot see this action's effects lets it take the quick step, told afterwards.
         passing = (tracer if tracer is not None and quick is not None and isinstance(tracer, VariableWatcher)
                    and not tracer.sees(quick.trigger) else None)
@@ -545,7 +546,7 @@ class Game:
                 return None if watcher.sees(quick.trigger) else (quick, quick.step, None)
             assert counter is not None
             tally = counter.tally(quick.trigger) if quick.trigger is not None else None
-            fn = self.rs.counting.steps.get(kind) if tally is not None else None
+            fn = self.rs.analysis.steps.get(kind) if tally is not None else None
             return None if fn is None else (quick, fn, tally)
 
         def step(kind: str, seat: int, payload: Mapping[str, Any]) -> Rejection | None:
@@ -628,7 +629,7 @@ class Game:
             if tally is None:
                 self._fire_counted(effects, tracer, seat, payload)
                 return
-            counted = self.rs.counting.triggers[on]
+            counted = self.rs.analysis.triggers[on]
             try:
                 counted(st, seat, payload, tally)
             except Exception as exc:
@@ -756,7 +757,7 @@ class _QuickStep:
     step: Callable[..., int]
     phase: str
     actor_var: str
-    trigger: Trigger | None  # the trigger its effects are counted in (Ruleset.counting)
+    trigger: Trigger | None  # the trigger its effects are counted in (Ruleset.analysis)
 
 
 def _chance_actions(rs: Ruleset) -> dict[str, list[ActionDecl]]:

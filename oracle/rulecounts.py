@@ -41,7 +41,7 @@ class RuleCounts(EffectCounter):
         self._ran: Counter[str] = Counter()
         self._fired: Counter[str] = Counter()
         self._effects: Counter[tuple[Effect, bool]] = Counter()  # (effect, whether it changed the game) -> times
-        # trigger -> how often each of its effects changed the game, then how often it ran (Ruleset.counting)
+        # trigger -> how often each of its effects changed the game, then how often it ran (Ruleset.analysis)
         self._tallies: dict[Trigger, list[int]] = {}
         self._sets: Counter[tuple[frozenset[str], frozenset[str]]] = Counter()  # (rules ran, rules fired) -> times
         # The distinct outcomes of one decision -> the rules that decision ran and fired.
@@ -98,7 +98,7 @@ class RuleCounts(EffectCounter):
         self._effects[effect, changed] += 1
 
     def tally(self, trigger: Trigger) -> list[int]:
-        """The counter's side of ``Ruleset.counting``: the trigger's effects' counts and its runs."""
+        """The counter's side of ``Ruleset.analysis``: the trigger's effects' counts and its runs."""
         tally = self._tallies.get(trigger)
         if tally is None:
             tally = self._tallies[trigger] = [0] * (len(trigger.effects) + 1)

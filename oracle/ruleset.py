@@ -36,13 +36,13 @@ from .lang.declarations import (
 )
 from .lang.program import (
     ActionDecl,
+    Analysis,
     Clause,
     CompiledAction,
     CompiledProgram,
-    Counting,
     Program,
     Trigger,
-    compile_counting,
+    compile_analysis,
     compile_program,
 )
 from .lang.stdlib import DeckShape
@@ -622,10 +622,11 @@ class Ruleset:
     teams: Teams | None = None  # the declared partnership (None: every seat plays for itself)
 
     @cached_property
-    def counting(self) -> Counting:
-        """The functions that count what the effects do (rule coverage, the conformance harness), compiled the
-        first time they are asked for: validating never needs them."""
-        return compile_counting(self.program, f"<ruleset {self.name}>", self.key)
+    def analysis(self) -> Analysis:
+        """The functions only rule coverage and the conformance harness use (what the effects changed, every
+        guard that refuses, the outcomes of many payloads at once, decision keys), compiled the first time
+        they are asked for: validating never needs them."""
+        return compile_analysis(self.program, f"<ruleset {self.name}>", self.key)
 
     def team_of_seats(self, n_seats: int) -> list[int]:
         """Each seat's team: as declared, else every seat a team of its own."""

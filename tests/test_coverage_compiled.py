@@ -161,7 +161,7 @@ def test_an_actions_outcomes_are_its_check_of_each_payload(which, seed):
             payloads = [dict(zip([f for f, _ in doms], p, strict=True)) for p in itertools.product(*values)]
             for seat in range(game.v["n_seats"]):
                 want = {ca.check(game.st, seat, p) for p in payloads}
-                got = ca.outcomes(game.st, seat, [frozenset(d) for d in values]) if ca.outcomes else None
+                got = rs.analysis.outcomes[ca.name](game.st, seat, [frozenset(d) for d in values])
                 assert got == want, (ca.name, seat)
                 weighed.update(want)
 
@@ -181,13 +181,13 @@ def test_every_refusing_guard_is_listed_and_the_first_is_the_one_the_check_names
     def weigh(game: Game, _action: Action) -> None:
         for ca in game.c.by_phase.get(game.phase, ()):
             doms = domains(game, rs, ca.name)
-            if doms is None or ca.refusers is None:
+            if doms is None:
                 continue
             for p in itertools.product(*[d for _, d in doms]):
                 payload = dict(zip([f for f, _ in doms], p, strict=True))
                 for seat in range(game.v["n_seats"]):
                     first = ca.check(game.st, seat, payload)
-                    every = ca.refusers(game.st, seat, payload)
+                    every = rs.analysis.refusers[ca.name](game.st, seat, payload)
                     # Guards in order, each once; one that raised (-1 - i) only behind the first that forbids, as
                     # the check, which got this far, raised at none before it.
                     order = [i if i >= 0 else -1 - i for i in every]
@@ -273,9 +273,10 @@ def test_a_guard_that_raises_before_the_first_that_forbids_is_raised_as_the_chec
     raising = next(i for i, g in enumerate(ca.guards) if g.clause.rule_id == "play.follow-suit")
     held, other = game.v["hand"][seat][0], next(c for c in range(rs.deck.size) if c not in game.v["hand"][seat])
     # Not held: the first guard forbids it, the one behind raises and is listed as such (and named by no rule).
-    assert -1 - raising in ca.refusers(game.st, seat, {"card": other, "marriage": False})
+    refusers = rs.analysis.refusers["play"]
+    assert -1 - raising in refusers(game.st, seat, {"card": other, "marriage": False})
     assert "play.follow-suit" not in game.refusals_of("play", seat, {"card": other, "marriage": False})
-    assert ca.refusers(game.st, seat, {"card": held, "marriage": False})[0] == -1 - raising
+    assert refusers(game.st, seat, {"card": held, "marriage": False})[0] == -1 - raising
     before: list[Any] = []
     with pytest.raises(RuleRuntimeError) as careful:
         for item in checked(game, rs, "play"):
@@ -323,7 +324,9 @@ def test_generated_guard_chains_give_the_same_outcomes_as_checking_each_payload(
     texts = [" ".join(f"({p}){joins[i]}" for i, p in enumerate(parts)).rsplit(" ", 2)[0] for parts in guards]
     enumerable = [(f, t) for f, t in fields if f in chosen]
     fns = comp.guard_fns(enumerable, [(chosen[f], "rule.choice") for f, _ in enumerable],
-                         [(text, f"rule.g{i}") for i, text in enumerate(texts)], scope, [f for f, _ in fields])
+                         [(text, f"rule.g{i}") for i, text in enumerate(texts)], scope, [f for f, _ in fields],
+                         analysis=True)
+    assert fns.outcomes is not None
     comp.build("<test>")
     for _ in range(5):
         # first(xs), last(xs) and first(hand) raise on an empty list: both lists always hold something.
@@ -428,18 +431,20 @@ def _keys_compared(rs: Any, seed: int) -> int:
     def weigh(game: Game, _action: Action) -> None:
         nonlocal repeats
         for ca in game.c.by_phase.get(game.phase, ()):
+            decision_key = rs.analysis.decision_keys.get(ca.name)
             if ca.when is None:
-                assert ca.decision_key is not None, ca.name
+                assert decision_key is not None, ca.name
             doms = domains(game, rs, ca.name)
-            if doms is None or ca.when is not None or ca.decision_key is None or ca.outcomes is None:
+            if doms is None or ca.when is not None or decision_key is None:
                 continue  # (a 'when' reads the game too, and its legal payloads with it: coverage keeps none)
             values = [frozenset(d) for _, d in doms]
             for seat in game.actors(ca.decl):  # a number's candidates are made from the legal values of its actor
                 try:
-                    key = (ca.name, seat, ca.decision_key(game.st, seat))
+                    key = (ca.name, seat, decision_key(game.st, seat))
                 except Exception:
                     continue  # a part the guards would not reach here (the largest of nothing): no key, none kept
-                got = (tuple(sorted(map(sorted, map(list, values)))), ca.outcomes(game.st, seat, values))
+                outcomes = rs.analysis.outcomes[ca.name](game.st, seat, values)
+                got = (tuple(sorted(map(sorted, map(list, values)))), outcomes)
                 if key in seen:
                     repeats += 1
                     assert seen[key] == got, (ca.name, seat, key)

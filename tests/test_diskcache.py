@@ -16,6 +16,7 @@ from bad_input import run
 from rules_tree import copy_rules, edit
 
 from oracle import diskcache, rulecache
+from oracle.engine import Action, Game
 from oracle.errors import RuleFileError
 from oracle.records import read_record, validate_record
 from oracle.ruleset import _root, compile_resolved, load_library, load_ruleset, resolve, tree_digest
@@ -87,7 +88,7 @@ def test_a_ruleset_from_the_cache_judges_as_a_fresh_one(cache_dir, monkeypatch):
     assert any(not v["valid"] for v in uncached) and any(v["valid"] for v in uncached)
 
 
-def test_the_counting_functions_are_compiled_only_for_a_counter_and_then_come_from_the_cache(cache_dir, monkeypatch):
+def test_the_analysis_functions_are_compiled_only_for_coverage_and_then_come_from_the_cache(cache_dir, monkeypatch):
     from oracle.coverage import Coverage, cover_record
 
     def covered() -> dict:
@@ -98,14 +99,14 @@ def test_the_counting_functions_are_compiled_only_for_a_counter_and_then_come_fr
 
     rs = load_ruleset("classic")
     verdicts(rs)
-    assert "counting" not in rs.__dict__ and not entries(cache_dir, "counting"), "validating compiled the counting"
+    assert "analysis" not in rs.__dict__ and not entries(cache_dir, "analysis"), "validating compiled the analysis"
     cold = covered()
-    assert "counting" in rs.__dict__ and len(entries(cache_dir, "counting")) == 1
+    assert "analysis" in rs.__dict__ and len(entries(cache_dir, "analysis")) == 1
     calls = []
     real = diskcache.load_bytes
     monkeypatch.setattr(diskcache, "load_bytes", lambda *a: calls.append(a[0]) or real(*a))
     rulecache.clear()
-    assert covered() == cold and calls == ["library", "program", "counting"]
+    assert covered() == cold and calls == ["library", "program", "analysis"]
     assert cold["rules"]["play.must-trump"]["fired"] > 0 and cold["rules"]["play.trick-resolution"]["fired"] > 0
 
 
@@ -285,6 +286,41 @@ def test_a_library_entry_encodes_only_the_files_no_entry_kept_before(cache_dir, 
     again = load_library(tree)
     assert again.rules["bid.step"].data == edited.rules["bid.step"].data
     assert load_ruleset("classic", root=tree).param("bid_step") == 10
+
+
+def test_a_kept_analysis_of_another_shape_is_compiled_again(cache_dir, monkeypatch):
+    # A resolved ruleset changed by its caller under the same name (a guard dropped) shares the kept entry's
+    # key; its analysis indexes its own guards, not those of the entry kept for the ruleset as resolved.
+    import oracle.lang.program as program
+
+    full = fresh_compile()
+    assert full.analysis.refusers["play"] and entries(cache_dir, "analysis")
+    compiled: list[str] = []
+    real = program._compile_analysis
+    monkeypatch.setattr(program, "_compile_analysis", lambda p, f: (compiled.append(f), real(p, f))[1])
+    rulecache.clear()
+    assert fresh_compile().analysis.outcomes.keys() == full.analysis.outcomes.keys() and compiled == []
+    res = resolve("classic")
+    res.sequence.drop(res.sequence.find("play.must-trump/must-trump", None))
+    fewer = compile_resolved(res)
+    assert fewer.key == full.key and len(fewer.compiled.actions["play"].guards) == len(
+        full.compiled.actions["play"].guards) - 1
+    assert fewer.analysis and compiled == ["<ruleset classic>"]
+    game = Game(fewer, dealer=0, seed=3)
+    while game.phase != "play":
+        game.apply(game.sample() if game.chance_action() is not None else game.legal_actions()[0])
+    seat = game.v["turn"]
+    guards = {g.clause.rule_id for g in fewer.compiled.actions["play"].guards}
+    named = 0
+    for card in range(fewer.deck.size):
+        payload = {"card": card, "marriage": False}
+        rej, found = game.check(Action("play", seat, payload)), game.refusals_of("play", seat, payload)
+        if rej is None:
+            assert found == [], card
+        elif rej.rule_id in guards:
+            assert found[:1] == [rej.rule_id], (card, rej.rule_id, found)
+            named += 1
+    assert named
 
 
 def test_old_entries_are_pruned(cache_dir):

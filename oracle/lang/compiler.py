@@ -216,8 +216,9 @@ class GuardFns:
     legal: Fn  # (st, actor) -> every payload no guard forbids, over the action's choices
     deps: list[set[str]]  # per guard, in order
     dead: list[bool]  # per guard: its condition folded to false under this ruleset's parameters
-    outcomes: Fn  # (st, actor, payloads) -> the set of what check gives for each of them
-    refusers: Fn  # (st, actor, payload) -> every guard that forbids it, in order (-1 - i: guard i raised)
+    # What only rule coverage and the conformance harness ask for, made when asked (``analysis``):
+    outcomes: Fn | None = None  # (st, actor, payloads) -> the set of what check gives for each of them
+    refusers: Fn | None = None  # (st, actor, payload) -> every guard that forbids it, in order (-1 - i: guard i raised)
     # (st, actor) -> the values of everything the guards and the choices read of the game: the same key, the
     # same answers for every payload. None when a guard reads the game in a way it cannot name.
     key: Fn | None = None
@@ -720,10 +721,12 @@ class Compiler:
         return self._emit(args, [_load_state(), *_unpacked(unpack or []), *stmts], tr.found, {})
 
     def guard_fns(self, fields: list[tuple[str, str]], domains: list[tuple[PosStr, str]],
-                  guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None) -> GuardFns:
-        """Two functions per action: check one payload, and list the legal payloads.
+                  guards: list[tuple[PosStr, str]], scope: Scope, payload: list[str] | None = None,
+                  analysis: bool = False) -> GuardFns:
+        """Two functions per action: check one payload, and list the legal payloads; with ``analysis``, the
+        three that only rule coverage and the harness ask for too (outcomes, refusers, the decision key).
 
-        Both inline every guard, so listing legal actions costs one Python function
+        All inline every guard, so listing legal actions costs one Python function
         call however many rules constrain the action.
         """
         tests: list[ast.expr] = []
@@ -779,7 +782,7 @@ class Compiler:
         check_body.append(ast.Return(_c(-1)))
         check = self._emit(["st", "actor", "a"], check_body, whole, hoisted)
         flags = {f"p_{f}" for f, t in fields if T.normalize(t) == "bool"}
-        outcomes = self._outcomes(tests, outside_tests, names, pre, whole, hoisted, flags)
+        outcomes = self._outcomes(tests, outside_tests, names, pre, whole, hoisted, flags) if analysis else None
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
@@ -805,6 +808,8 @@ class Compiler:
                     *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in memos], *loop]
         leg_body.append(ast.Return(_name("out")))
         legal = self._emit(["st", "actor"], leg_body, whole, hoisted)
+        if not analysis:
+            return GuardFns(check, legal, guard_deps, dead)
         # Every guard that forbids a payload, not only the first: a guard always behind another that
         # forbids first can never be the one that refuses, and the harness says so rather than "never
         # fired". A later guard may rely on an earlier one (it indexes what that one checked), so one that

@@ -111,18 +111,6 @@ class CompiledAction:
     # the untraced fast path, one call per action. An error on line i + 1 is effect clause i's; past
     # the last effect, the check's.
     step: Callable[..., int] | None = None
-    # (st, actor, values) -> the set of what check gives for each payload of the product of ``values`` (a
-    # list of candidates per payload field, in the action's order): rule coverage weighs tens of candidates
-    # at every decision of a record. It may raise where check would not (see Compiler._outcomes).
-    outcomes: Callable[..., set[int]] | None = None
-    # (st, actor, payload) -> the index of every guard that forbids it, in order (check stops at the first),
-    # and -1 - i for a guard i that raised (taken as not forbidding).
-    refusers: Callable[..., list[int]] | None = None
-    # (st, actor) -> a tuple of the values of every part of the game its guards and choices read (see
-    # Compiler.guard_fns): equal keys, equal answers for every payload. None: its guards read the game in a
-    # way the compiler cannot name. Lists come as tuples; a map may still be among the values, which no
-    # table can be keyed by.
-    decision_key: Callable[..., tuple[Any, ...]] | None = None
 
     @property
     def name(self) -> str:
@@ -152,18 +140,31 @@ class Trigger:
 
 
 @dataclass(frozen=True, eq=False)
-class Counting:
-    """A program's functions that count what its effects do, for rule coverage and the conformance harness:
-    compiled apart from the program, the first time a counter asks for them (:func:`compile_counting`),
-    because validating a record never runs them and they are a third of a compile.
+class Analysis:
+    """A program's functions that only rule coverage and the conformance harness ask for: compiled apart from
+    the program, the first time one is asked for (:func:`compile_analysis`), because validating a record
+    never runs them and they are a third of a compile.
 
     ``triggers``: trigger -> (st, actor, payload, tally), as ``Trigger.run``, adding one to tally[i] when
     effect i changed the game and one to its last item each run (see ``Compiler.counted``); line i + 1 is
     effect i. ``steps``: action -> (st, actor, payload, tally), as ``CompiledAction.step`` with its effects
-    counted into its trigger's tally; an action with no effects has none."""
+    counted into its trigger's tally; an action with no effects has none.
+
+    ``outcomes``: action -> (st, actor, values), the set of what its check gives for each payload of the
+    product of ``values`` (a set of candidates per payload field, in the action's order): rule coverage
+    weighs tens of candidates at every decision of a record. It may raise where the check would not (see
+    ``Compiler._outcomes``). ``refusers``: action -> (st, actor, payload), the index of every guard that
+    forbids it, in order (the check stops at the first), and -1 - i for a guard i that raised (taken as not
+    forbidding). ``decision_keys``: action -> (st, actor), a tuple of the values of every part of the game
+    its guards and choices read (see ``Compiler.guard_fns``): equal keys, equal answers for every payload.
+    An action whose guards read the game in a way the compiler cannot name has none. Lists come as tuples; a
+    map may still be among the values, which no table can be keyed by."""
 
     triggers: dict[str, Callable[..., None]]
     steps: dict[str, Callable[..., int]]
+    outcomes: dict[str, Callable[..., set[int]]]
+    refusers: dict[str, Callable[..., list[int]]]
+    decision_keys: dict[str, Callable[..., tuple[Any, ...]]]
 
 
 @dataclass(eq=False)
@@ -225,31 +226,39 @@ def compile_program(p: Program, filename: str, cache_key: str | None = None) -> 
     return cp
 
 
-def compile_counting(p: Program, filename: str, cache_key: str | None = None) -> Counting:
-    """The counting functions of ``p`` (see :class:`Counting`), kept in the disk cache beside the program
-    under the same key. They are made from the same clauses as the program's own, so the program is
-    compiled again to make them (once, the first time a ruleset's effects are counted); only they are
-    built into the module kept."""
+def compile_analysis(p: Program, filename: str, cache_key: str | None = None) -> Analysis:
+    """The analysis functions of ``p`` (see :class:`Analysis`), kept in the disk cache beside the program
+    under the same key. They are made from the same clauses and guards as the program's own, so the program
+    is translated again to make them (once, the first time a ruleset is analysed); only they are built into
+    the module kept."""
     if cache_key is not None:
-        raw = diskcache.load_bytes("counting", cache_key)
+        raw = diskcache.load_bytes("analysis", cache_key)
         if raw is not None:
             head, _, code_bytes = raw.partition(b"\n")
             try:
                 names = json.loads(head)
                 code = marshal.loads(code_bytes)
-                if isinstance(code, CodeType):
+                if isinstance(code, CodeType) and names["shape"] == _shape(p):
                     ns = run_module(code)
-                    kept = Counting({on: ns[n] for on, n in names["triggers"].items()},
-                                    {a: ns[n] for a, n in names["steps"].items()})
-                    if set(kept.triggers) == {on for on, cs in p.sequence.items() if any(c.do is not None for c in cs)}:
-                        return kept
+                    return Analysis(*({k: ns[n] for k, n in names[part].items()} for part in _ANALYSIS_PARTS))
             except (ValueError, TypeError, KeyError, EOFError, IndexError):
                 pass
     with building():
-        code, fns, names = _compile_counting(p, filename)
+        code, fns, names = _compile_analysis(p, filename)
     if cache_key is not None:
-        diskcache.store_bytes("counting", cache_key, json.dumps(names).encode() + b"\n" + marshal.dumps(code))
+        diskcache.store_bytes("analysis", cache_key, json.dumps(names).encode() + b"\n" + marshal.dumps(code))
     return fns
+
+
+_ANALYSIS_PARTS = ("triggers", "steps", "outcomes", "refusers", "decision_keys")  # Analysis's fields, in order
+
+
+def _shape(p: Program) -> dict[str, list[int]]:
+    """What the analysis functions of ``p`` index by position: each trigger's guards and effects, in number. A
+    kept entry of another shape is not this program's (a caller that changed a resolved ruleset and kept its
+    name, say): it is compiled again rather than have a refusal named by another guard's index."""
+    return {on: [sum(c.forbid is not None for c in cs), sum(c.do is not None for c in cs)]
+            for on, cs in sorted(p.sequence.items())}
 
 
 def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
@@ -271,8 +280,7 @@ def _from_cache(p: Program, raw: bytes) -> CompiledProgram | None:
                 a, [Guard(c, set(d), bool(dead)) for c, d, dead in zip(clauses, m["deps"], m["dead"], strict=True)],
                 ns[m["check"]], ns[m["legal"]], [(f, ns[n]) for f, n in m["domains"]],
                 {f: payload_checker(t, p.deck) for f, t in a.fields}, opt["sample"], opt["when"], opt["hint"],
-                set(m["guard_deps"]), ns[m["step"]], ns[m["outcomes"]], ns[m["refusers"]],
-                ns[m["key"]] if m["key"] is not None else None)
+                set(m["guard_deps"]), ns[m["step"]])
             actions[aname] = ca
             by_phase.setdefault(a.phase, []).append(ca)
         triggers: dict[str, Trigger] = {}
@@ -293,8 +301,8 @@ _Staged = dict[str, dict[str, Any]]  # action -> its translated functions (handl
 _Effects = dict[str, tuple[list[tuple[Clause, Fn]], Fn, Fn | None]]  # trigger -> its clauses, fused, counted
 
 
-def _translate(p: Program, counting: bool) -> tuple[Compiler, _Staged, _Effects]:
-    """Every function of the program translated, none built yet; with ``counting``, the counting ones too."""
+def _translate(p: Program, analysis: bool) -> tuple[Compiler, _Staged, _Effects]:
+    """Every function of the program translated, none built yet; with ``analysis``, the analysis ones too."""
     env = Env(p.deck, p.vars, p.params, p.defines, set(p.phases), marks=p.marks, logic_rules=p.logic_rules)
     comp = Compiler(env)
     staged: _Staged = {}
@@ -309,9 +317,9 @@ def _translate(p: Program, counting: bool) -> tuple[Compiler, _Staged, _Effects]
         guards = [(c.forbid, c.rule_id) for c in clauses if c.forbid is not None]  # (all of them: the type's sake)
         if a.sample is None or enumerable:
             gf = comp.guard_fns(enumerable, [(a.choices[f], a.rule_id) for f, _ in enumerable], guards,
-                                _payload_scope(a), names)
+                                _payload_scope(a), names, analysis)
         else:
-            gf = comp.guard_fns([], [], guards, _payload_scope(a), names)
+            gf = comp.guard_fns([], [], guards, _payload_scope(a), names, analysis)
         entry: dict[str, Any] = {"gf": gf, "clauses": clauses,
                                  "domains": [(f, comp.expr_fn(a.choices[f], a.rule_id, _actor_scope(), T.list_of(t),
                                                               ["st", "actor"])) for f, t in enumerable]}
@@ -335,7 +343,7 @@ def _translate(p: Program, counting: bool) -> tuple[Compiler, _Staged, _Effects]
         parts = [(c, comp.block_fn(c.do, c.rule_id, scope, ["st", "actor", "a"], unpack=fields))
                  for c in dos if c.do is not None]  # (all of them: the type's sake)
         effect_fns[on] = (parts, comp.fuse([f for _, f in parts], ["st", "actor", "a"], fields, often=decl is None),
-                          comp.counted([f for _, f in parts], ["st", "actor", "a"], fields) if counting else None)
+                          comp.counted([f for _, f in parts], ["st", "actor", "a"], fields) if analysis else None)
     for aname, a in p.actions.items():
         parts_run = effect_fns.get(aname)
         staged[aname]["step"] = comp.step(staged[aname]["gf"].check, parts_run[1] if parts_run else None,
@@ -346,19 +354,24 @@ def _translate(p: Program, counting: bool) -> tuple[Compiler, _Staged, _Effects]
     return comp, staged, effect_fns
 
 
-def _compile_counting(p: Program, filename: str) -> tuple[CodeType, Counting, dict[str, dict[str, str]]]:
-    """The counting functions compiled: the module holding only them, them, and their names in it."""
-    comp, staged, effect_fns = _translate(p, counting=True)
-    steps = {aname: e["counted_step"] for aname, e in staged.items() if "counted_step" in e}
-    counters = {on: c for on, (_, _, c) in effect_fns.items() if c is not None}
-    code = comp.build(filename, only={h.name for h in (*steps.values(), *counters.values())})
-    names = {"triggers": {on: h.name for on, h in counters.items()}, "steps": {a: h.name for a, h in steps.items()}}
-    return code, Counting({on: h.fn for on, h in counters.items()}, {a: h.fn for a, h in steps.items()}), names
+def _compile_analysis(p: Program, filename: str) -> tuple[CodeType, Analysis, dict[str, Any]]:
+    """The analysis functions compiled: the module holding only them, them, and their names in it."""
+    comp, staged, effect_fns = _translate(p, analysis=True)
+    handles: dict[str, dict[str, Fn]] = {
+        "triggers": {on: c for on, (_, _, c) in effect_fns.items() if c is not None},
+        "steps": {aname: e["counted_step"] for aname, e in staged.items() if "counted_step" in e},
+        "outcomes": {aname: e["gf"].outcomes for aname, e in staged.items()},
+        "refusers": {aname: e["gf"].refusers for aname, e in staged.items()},
+        "decision_keys": {aname: e["gf"].key for aname, e in staged.items() if e["gf"].key is not None}}
+    code = comp.build(filename, only={h.name for part in handles.values() for h in part.values()})
+    names: dict[str, Any] = {part: {k: h.name for k, h in fns.items()} for part, fns in handles.items()}
+    names["shape"] = _shape(p)
+    return code, Analysis(*({k: h.fn for k, h in handles[part].items()} for part in _ANALYSIS_PARTS)), names
 
 
 def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict[str, Any]]:
     """The program compiled: its objects, its module, and what the disk cache keeps of them."""
-    comp, staged, effect_fns = _translate(p, counting=False)
+    comp, staged, effect_fns = _translate(p, analysis=False)
     code = comp.build(filename)
     meta: dict[str, Any] = {"actions": {}, "triggers": {}}
 
@@ -372,14 +385,11 @@ def _compile(p: Program, filename: str) -> tuple[CompiledProgram, CodeType, dict
             gf.check.fn, gf.legal.fn, [(f, h.fn) for f, h in e["domains"]],
             {f: payload_checker(t, p.deck) for f, t in a.fields},
             e["sample"].fn if "sample" in e else None, e["when"].fn if "when" in e else None,
-            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn, gf.outcomes.fn,
-            gf.refusers.fn, gf.key.fn if gf.key is not None else None)
+            e["hint"].fn if "hint" in e else None, set(gf.check.deps), e["step"].fn)
         actions[aname] = ca
         by_phase.setdefault(a.phase, []).append(ca)
         meta["actions"][aname] = {
             "check": gf.check.name, "legal": gf.legal.name, "step": e["step"].name,
-            "outcomes": gf.outcomes.name, "refusers": gf.refusers.name,
-            "key": gf.key.name if gf.key is not None else None,
             "deps": [sorted(d) for d in gf.deps],
             "dead": list(gf.dead), "guard_deps": sorted(gf.check.deps),
             "domains": [[f, h.name] for f, h in e["domains"]],
