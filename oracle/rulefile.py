@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import Location, RuleFileError
 from .limits import MAX_RULE_FILE_BYTES, decode_utf8, read_limited
+from .schemacheck import Check, compile_check
 from .yamlpos import RULE_LOADER, PosStr, load_yaml_text
 
 if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
@@ -36,11 +37,20 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     return cls(s, registry=registry)
 
 
+@cache
+def _quick(name: str) -> Check | None:
+    # The rule schema's definitions are the other schemas' too (the preset's texts and sources).
+    return compile_check(schema(name), {"rule.schema.json": schema("rule")})
+
+
 def validate(data: Any, kind: str, display: str) -> None:
     """Check a loaded document against its JSON Schema; report the first error with its position."""
     if not isinstance(data, dict):
         raise RuleFileError(f"a {kind} file must be a mapping of fields, not {type(data).__name__}",
                             Location(display, 1, 1))
+    quick = _quick(kind)
+    if quick is not None and quick(data):
+        return  # most files are right: jsonschema, which names what is wrong, is asked only of the others
     errors = sorted(_validator(kind).iter_errors(data),
                     key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]))
     if not errors:

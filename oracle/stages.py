@@ -9,7 +9,8 @@ change what a loaded rule file or a compiled ruleset is.
 from __future__ import annotations
 
 STAGES: tuple[tuple[str, frozenset[str]], ...] = (
-    ("shared", frozenset({"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache", "stages"})),
+    ("shared", frozenset({"errors", "limits", "yamlpos", "places", "plural", "diskcache", "rulecache", "stages",
+                           "schemacheck"})),
     ("rule language", frozenset({"lang"})),
     ("rule files and rulesets", frozenset({"rulefile", "sequence", "ruleset", "sources", "dossier"})),
     ("interpreter", frozenset({"engine", "runs", "state", "cards", "rulecounts", "candidates"})),

@@ -1,4 +1,4 @@
-"""The quick yes-or-no schema check (oracle/records/schemacheck.py) agrees with jsonschema on every record."""
+"""The quick yes-or-no schema check (oracle/schemacheck.py) agrees with jsonschema on every record and rule file."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from oracle.places import place
 from oracle.records.reading import full_schema_errors, record_schema
-from oracle.records.schemacheck import compile_check
+from oracle.schemacheck import compile_check
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "tests" / "golden").rglob("*.json"))]
@@ -119,3 +120,85 @@ def test_unknown_keywords_get_no_quick_check():
     cases = [[1, 2], [1, 1.0], [True, 1], [1.5], [True, True], [], "x"]
     assert [check(c) for c in cases] == [full.is_valid(c) for c in cases] == [True, False, True, False, False,
                                                                                 True, False]
+    assert compile_check({"$ref": "other.schema.json#/$defs/x"}) is None  # a document it was not given
+
+
+# --------------------------------------------------------------------------- rule files
+
+def _rule_docs():
+    from oracle.ruleset import load_library
+
+    lib = load_library()
+    return [("rule", d) for d in (*lib.rules.values(), *lib.overlays.values())] + [
+        ("preset", d) for d in lib.presets.values()]
+
+
+DOCS = _rule_docs()
+RULE_WORDS = ["id", "title", "text", "en", "ru", "sources", "seed", "lines", "params", "type", "default", "scope",
+              "game", "seat", "deal", "lifetime", "doc", "state", "logic", "forbid", "reason", "do", "on", "x",
+              "set", "overlays", "extends", "choices", "decisions", "covers"]
+RULE_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False, width=16)
+                         | st.sampled_from(["", "classic", "bid.step", "play.must-trump", "A", "x" * 3, *RULE_WORDS]),
+                         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(RULE_WORDS),
+                                                                                     inner, max_size=3),
+                         max_leaves=8)
+
+
+def test_every_rule_and_preset_file_passes_the_quick_check():
+    # The quick check is the common path of reading a rule tree: a file it refuses that jsonschema takes
+    # would cost jsonschema's time again (and a difference the other way, a file taken that is wrong).
+    from oracle.rulefile import _quick, _validator
+
+    assert _quick("rule") is not None and _quick("preset") is not None
+    assert len(DOCS) > 100
+    for kind, doc in DOCS:
+        assert _quick(kind)(doc.data) is True and _validator(kind).is_valid(doc.data), doc.path
+
+
+@given(st.integers(0, len(DOCS) - 1), st.integers(0, 10_000), RULE_JSON, st.booleans())
+def test_a_changed_rule_file_is_judged_alike(which, where, value, delete):
+    from oracle.rulefile import _quick, _validator
+
+    kind, doc = DOCS[which]
+    data = copy.deepcopy(doc.data)
+    paths = [p for p in _paths(data) if p]
+    path = paths[where % len(paths)]
+    parent = data
+    for k in path[:-1]:
+        parent = parent[k]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    elif isinstance(parent, dict) and delete is False and where % 5 == 0:
+        parent[value if isinstance(value, str) else "x"] = value  # a field it may not have, or a name refused
+    else:
+        parent[path[-1]] = value
+    assert _quick(kind)(data) == _validator(kind).is_valid(data), (doc.path, path, value)
+
+
+KEYWORDS = [{"type": "array", "maxItems": 2}, {"maximum": 3}, {"exclusiveMinimum": 1},
+            {"type": "object", "minProperties": 1}, {"propertyNames": {"pattern": "^[a-z]+$"}, "minProperties": 1},
+            {"type": "object", "propertyNames": {"enum": ["en", "ru"]}}]
+EDGES = [[], [1], [1, 2], [1, 2, 3], 0, 1, 1.0, 1.5, 2, 3, 3.0, 3.5, True, False, None, "x", {}, {"a": 1},
+         {"A": 1}, {"en": 1}, {"en": 1, "de": 2}]
+
+
+@pytest.mark.parametrize("schema", KEYWORDS, ids=lambda s: "+".join(k for k in s if k != "type"))
+def test_the_keywords_of_the_rule_schemas_are_judged_as_jsonschema_does_at_their_edges(schema):
+    check, full = compile_check(schema), jsonschema.Draft202012Validator(schema)
+    assert [check(v) for v in EDGES] == [full.is_valid(v) for v in EDGES]
+    assert len({check(v) for v in EDGES}) == 2  # each schema takes some and refuses some
+
+
+@given(st.sampled_from(KEYWORDS), RULE_JSON)
+def test_the_keywords_of_the_rule_schemas_are_judged_as_jsonschema_does(schema, value):
+    assert compile_check(schema)(value) == jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+def test_a_reference_to_another_document_is_checked_in_that_document():
+    # The preset schema borrows the rule schema's definitions, which refer to their own document in turn.
+    other = {"$defs": {"name": {"type": "string", "pattern": "^[a-z]+$"},
+                       "names": {"type": "array", "items": {"$ref": "#/$defs/name"}}}}
+    mine = {"$defs": {"name": {"type": "integer"}}, "type": "object",
+            "properties": {"a": {"$ref": "other.json#/$defs/names"}, "b": {"$ref": "#/$defs/name"}}}
+    check = compile_check(mine, {"other.json": other})
+    assert check({"a": ["ab", "c"], "b": 3}) and not check({"a": ["A"]}) and not check({"b": "ab"})

@@ -31,9 +31,9 @@ from ..limits import (
     too_big,
 )
 from ..places import place
+from ..schemacheck import compile_check
 from ..yamlpos import compose_record, construct
 from .locator import JsonLocator, Locator, NoLocator, YamlLocator, bracket_skeleton
-from .schemacheck import compile_check
 
 if TYPE_CHECKING:  # jsonschema is imported when a check needs it: a warm start does not
     import jsonschema

@@ -1,11 +1,12 @@
-"""A fast yes-or-no check of data against a JSON Schema, for the common case: a valid record header.
+"""A fast yes-or-no check of data against a JSON Schema, for the common case: valid data.
 
 jsonschema explains what is wrong very well, but it takes about half a millisecond to say that a
-record's header is right, more than the hand-written referee needs for the whole deal. This module
-compiles the JSON Schema keywords the record schema uses into plain Python predicates that only say
-valid or not; the reader asks jsonschema for the error only when the answer is no. A schema with any
-keyword outside that set gets no predicate at all (:func:`compile_check` returns None), so a keyword
-added to the schema later can never be skipped silently: it is simply checked by jsonschema alone.
+record's header is right, more than the hand-written referee needs for the whole deal, and most of the
+time of reading a rule tree goes to saying that each rule file is right. This module compiles the JSON
+Schema keywords the record and rule-file schemas use into plain Python predicates that only say valid or
+not; the readers ask jsonschema for the error only when the answer is no. A schema with any keyword
+outside that set gets no predicate at all (:func:`compile_check` returns None), so a keyword added to a
+schema later can never be skipped silently: it is simply checked by jsonschema alone.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ Check = Callable[[Any], bool]
 # Keywords that say nothing about validity.
 _ANNOTATIONS = {"$id", "$schema", "$defs", "$comment", "title", "description", "default", "examples"}
 _SUPPORTED = _ANNOTATIONS | {"type", "const", "enum", "required", "properties", "additionalProperties", "items",
-                             "minItems", "minLength", "minimum", "pattern", "uniqueItems", "oneOf", "anyOf",
-                             "$ref"}
+                             "minItems", "maxItems", "minLength", "minimum", "maximum", "exclusiveMinimum",
+                             "minProperties", "propertyNames", "pattern", "uniqueItems", "oneOf", "anyOf", "$ref"}
 
 
 class _Unsupported(Exception):
@@ -39,13 +40,15 @@ def _equal(a: Any, b: Any) -> bool:
         return False
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
+    if isinstance(a, str) and isinstance(b, str):  # a rule file's text is a str that knows its place
+        return a == b
     return type(a) is type(b) and a == b
 
 
 def _unique(v: Any) -> bool:
     if not isinstance(v, list):
         return True
-    if all(type(x) is str for x in v):  # names: a set says it at once
+    if all(isinstance(x, str) for x in v):  # names: a set says it at once
         return len(set(v)) == len(v)
     return all(not _equal(v[i], v[j]) for i in range(len(v)) for j in range(i + 1, len(v)))
 
@@ -54,7 +57,7 @@ def _one_of_values(values: list[Any]) -> Check:
     """Equal (as JSON compares) to one of ``values``; text alone is looked up in a set."""
     if values and all(type(c) is str for c in values):
         texts = frozenset(values)
-        return lambda v: type(v) is str and v in texts
+        return lambda v: isinstance(v, str) and v in texts
 
     def equal_to_one(v: Any) -> bool:
         for c in values:
@@ -83,14 +86,29 @@ def _is_type(name: str) -> Check:
 
 
 class _Compiler:
-    def __init__(self, root: dict[str, Any]) -> None:
+    """Compiles the schemas of one document (its root, for its ``#/$defs/...`` references); a reference to
+    another document named in ``others`` (``rule.schema.json#/$defs/i18n``) is compiled by that document's
+    own compiler, with which the compilers share ``others``."""
+
+    def __init__(self, root: dict[str, Any], others: dict[str, dict[str, Any]],
+                 compilers: dict[str, _Compiler] | None = None) -> None:
         self.root = root
+        self.others = others
+        self.compilers = compilers if compilers is not None else {}
         self.refs: dict[str, Check] = {}
 
     def ref(self, ref: str) -> Check:
-        if not ref.startswith("#/$defs/") or ref.count("/") != 2:
+        document, _, pointer = ref.partition("#")
+        if document:
+            if document not in self.others or not pointer:
+                raise _Unsupported(ref)
+            other = self.compilers.get(document)
+            if other is None:
+                other = self.compilers[document] = _Compiler(self.others[document], self.others, self.compilers)
+            return other.ref("#" + pointer)
+        if not pointer.startswith("/$defs/") or pointer.count("/") != 2:
             raise _Unsupported(ref)
-        name = ref.rsplit("/", 1)[1]
+        name = pointer.rsplit("/", 1)[1]
         if name not in self.refs:
             box: list[Check] = []
             self.refs[name] = lambda v: box[0](v)  # late bound: a definition may refer to itself
@@ -157,6 +175,23 @@ class _Compiler:
         if "minItems" in s:
             min_items = s["minItems"]
             checks.append(lambda v: not isinstance(v, list) or len(v) >= min_items)
+        if "maxItems" in s:
+            max_items = s["maxItems"]
+            checks.append(lambda v: not isinstance(v, list) or len(v) <= max_items)
+        if "minProperties" in s:
+            min_properties = s["minProperties"]
+            checks.append(lambda v: not isinstance(v, dict) or len(v) >= min_properties)
+        if "propertyNames" in s:
+            name_ok = self.schema(s["propertyNames"])
+
+            def property_names(v: Any, name_ok: Check = name_ok) -> bool:
+                if not isinstance(v, dict):
+                    return True
+                for k in v:
+                    if not name_ok(k):
+                        return False
+                return True
+            checks.append(property_names)
         if "minLength" in s:
             min_length = s["minLength"]
             checks.append(lambda v: not isinstance(v, str) or len(v) >= min_length)
@@ -164,6 +199,14 @@ class _Compiler:
             number = _is_type("number")
             minimum = s["minimum"]
             checks.append(lambda v: not number(v) or v >= minimum)
+        if "maximum" in s:
+            number = _is_type("number")
+            maximum = s["maximum"]
+            checks.append(lambda v: not number(v) or v <= maximum)
+        if "exclusiveMinimum" in s:
+            number = _is_type("number")
+            above = s["exclusiveMinimum"]
+            checks.append(lambda v: not number(v) or v > above)
         if "pattern" in s:
             rx = re.compile(s["pattern"])
             checks.append(lambda v: not isinstance(v, str) or rx.search(v) is not None)
@@ -212,12 +255,13 @@ def _all_of(checks: list[Check]) -> Check:
     return all_of
 
 
-def compile_check(schema: dict[str, Any]) -> Check | None:
-    """A predicate that tells whether data is valid against ``schema`` (local ``$ref`` only), or None if
-    the schema uses a keyword this module does not know. Any failure inside the predicate counts as
-    "not valid", so the caller then asks the full validator."""
+def compile_check(schema: dict[str, Any], others: dict[str, dict[str, Any]] | None = None) -> Check | None:
+    """A predicate that tells whether data is valid against ``schema``, or None if the schema uses a keyword
+    this module does not know, or refers to a document other than itself and those in ``others`` (by the
+    name its references give them, relative to the schema's own). Any failure inside the predicate counts
+    as "not valid", so the caller then asks the full validator."""
     try:
-        check = _Compiler(schema).schema(schema)
+        check = _Compiler(schema, others or {}).schema(schema)
     except (_Unsupported, re.error, KeyError, TypeError):
         return None
 
