@@ -9,6 +9,7 @@ is checked out into a temporary worktree, removed afterwards. Each pass runs one
 process per checkout, in turn (this, the other, this...), with the disk cache off, so both compile
 everything; each process reports its CPU time for:
 
+- **read**: the rule tree read cold (every file parsed and checked against its schema), once;
 - **resolve**: every preset of the library, resolved once after a first untimed resolve of each;
 - **compile**: classic with ``--variants`` values of ``bid_step`` (each a ruleset of its own), after
   one untimed compile of classic;
@@ -40,7 +41,9 @@ from pathlib import Path
 os.environ["THOUSAND_CACHE"] = "0"
 from oracle.ruleset import load_library, load_ruleset, resolve
 variants = int(sys.argv[1])
+t = time.process_time()
 presets = sorted(load_library().presets)
+read = time.process_time() - t
 for p in presets:
     resolve(p)
 t = time.process_time()
@@ -70,8 +73,8 @@ for i in range(variants):
     load_library(scratch)
     edited += time.process_time() - t
 shutil.rmtree(scratch, ignore_errors=True)
-print(json.dumps({"resolve": res / len(presets), "compile": comp / variants, "edited": edited / variants,
-                  "presets": len(presets)}))
+print(json.dumps({"read": read, "resolve": res / len(presets), "compile": comp / variants,
+                  "edited": edited / variants, "presets": len(presets)}))
 """
 
 
@@ -110,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                        check=False)
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"{args.against} against this checkout: medians of {args.repeat} interleaved passes, CPU time")
-    for what, unit in (("resolve", "per preset"), ("compile", "per ruleset"), ("edited", "per tree")):
+    for what, unit in (("read", "per tree"), ("resolve", "per preset"), ("compile", "per ruleset"),
+                       ("edited", "per tree")):
         if any(what not in r for r in runs["other"]):
             continue  # a commit from before this measure
         this = statistics.median(r[what] for r in runs["this"])
