@@ -162,16 +162,7 @@ class _Compiler:
         if "items" in s:
             if isinstance(s["items"], list):
                 raise _Unsupported("items as a list")
-            item = self.schema(s["items"])
-
-            def items(v: Any, item: Check = item) -> bool:
-                if not isinstance(v, list):
-                    return True
-                for x in v:
-                    if not item(x):
-                        return False
-                return True
-            checks.append(items)
+            checks.append(_every(list, self.schema(s["items"])))
         if "minItems" in s:
             min_items = s["minItems"]
             checks.append(lambda v: not isinstance(v, list) or len(v) >= min_items)
@@ -182,16 +173,7 @@ class _Compiler:
             min_properties = s["minProperties"]
             checks.append(lambda v: not isinstance(v, dict) or len(v) >= min_properties)
         if "propertyNames" in s:
-            name_ok = self.schema(s["propertyNames"])
-
-            def property_names(v: Any, name_ok: Check = name_ok) -> bool:
-                if not isinstance(v, dict):
-                    return True
-                for k in v:
-                    if not name_ok(k):
-                        return False
-                return True
-            checks.append(property_names)
+            checks.append(_every(dict, self.schema(s["propertyNames"])))  # a mapping's keys
         if "minLength" in s:
             min_length = s["minLength"]
             checks.append(lambda v: not isinstance(v, str) or len(v) >= min_length)
@@ -230,6 +212,18 @@ class _Compiler:
 
 
 # Plain loops rather than all()/any() over generators: the header is checked once per record.
+def _every(container: type[list[Any]] | type[dict[Any, Any]], check: Check) -> Check:
+    """Every item of a list (every key of a mapping) passes ``check``; a value of another type passes."""
+    def every(v: Any) -> bool:
+        if not isinstance(v, container):
+            return True
+        for x in v:
+            if not check(x):
+                return False
+        return True
+    return every
+
+
 def _any_of(checks: list[Check]) -> Check:
     cs = tuple(checks)
 

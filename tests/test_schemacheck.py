@@ -66,19 +66,28 @@ def _paths(v, path=()):
             yield from _paths(x, (*path, i))
 
 
-@given(st.integers(0, len(RECORDS) - 1), st.integers(0, 10_000), JSON, st.booleans())
-def test_a_changed_record_is_judged_alike(which, where, value, delete):
-    rec = copy.deepcopy(RECORDS[which])
-    rec["deals"] = rec["deals"][:1]
-    paths = [p for p in _paths(rec) if p]
+def _spoil(data, where, value, delete, add=False):
+    """Change ``data`` at the path ``where`` picks: that item deleted, given ``value``, or (with ``add``) a
+    new field beside it named by ``value`` (a field it may not have, or a name the schema refuses)."""
+    paths = [p for p in _paths(data) if p]
     path = paths[where % len(paths)]
-    parent = rec
+    parent = data
     for k in path[:-1]:
         parent = parent[k]
     if delete and isinstance(parent, dict):
         del parent[path[-1]]
+    elif add and isinstance(parent, dict):
+        parent[value if isinstance(value, str) else "x"] = value
     else:
         parent[path[-1]] = value
+    return path
+
+
+@given(st.integers(0, len(RECORDS) - 1), st.integers(0, 10_000), JSON, st.booleans())
+def test_a_changed_record_is_judged_alike(which, where, value, delete):
+    rec = copy.deepcopy(RECORDS[which])
+    rec["deals"] = rec["deals"][:1]
+    _spoil(rec, where, value, delete)
     assert QUICK(rec) == FULL.is_valid(rec) == ONE_OF.is_valid(rec)
     # The errors told by `--strict-schema` (the schema with its references written out) are the published
     # schema's, every one, in order.
@@ -161,17 +170,7 @@ def test_a_changed_rule_file_is_judged_alike(which, where, value, delete):
 
     kind, doc = DOCS[which]
     data = copy.deepcopy(doc.data)
-    paths = [p for p in _paths(data) if p]
-    path = paths[where % len(paths)]
-    parent = data
-    for k in path[:-1]:
-        parent = parent[k]
-    if delete and isinstance(parent, dict):
-        del parent[path[-1]]
-    elif isinstance(parent, dict) and delete is False and where % 5 == 0:
-        parent[value if isinstance(value, str) else "x"] = value  # a field it may not have, or a name refused
-    else:
-        parent[path[-1]] = value
+    path = _spoil(data, where, value, delete, add=where % 5 == 0)
     assert _quick(kind)(data) == _validator(kind).is_valid(data), (doc.path, path, value)
 
 
