@@ -97,7 +97,7 @@ class Library:
         return _core_sequence(self.rules)
 
     @cached_property
-    def _own_data(self) -> set[int]:
+    def own_data(self) -> set[int]:
         # The library's files outlive every key here, so an id names one file's data for as long as it is kept.
         return {id(d.data) for d in (*self.rules.values(), *self.overlays.values())}
 
@@ -106,7 +106,7 @@ class Library:
         return declare_params(rules, self._file_params)
 
     def _file_params(self, rid: str, doc: RuleDoc) -> list[ParamDecl]:
-        if id(doc.data) not in self._own_data:
+        if id(doc.data) not in self.own_data:
             return file_params(rid, doc)  # merged by an overlay: new data, not kept
         key = (rid, id(doc.data))
         hit = self._declared.get(key)
@@ -761,10 +761,7 @@ def compile_resolved(res: Resolved) -> Ruleset:
     sequence = triggers(res.sequence.by_trigger, decl)
     program = Program(deck, params, decl.vars, decl.defines, decl.phases, decl.actions, sequence, set(decl.marks),
                       logic_rules, decl.phase_rule)
-    # Everything the program is made of: the rule files, the ruleset, its overlays, its parameter values
-    # (two requests that resolve to the same values share the compiled code, on disk too).
-    key = hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(),
-                                                                                  key=str))).encode()).hexdigest()
+    key = _program_key(res)
     sheet = _sheet_layout(rules, decl.vars, decl.marks)
     teams = decl.teams
     if teams is not None and len(teams.of_seat) != res.values[SEATS_PARAM]:
@@ -774,6 +771,20 @@ def compile_resolved(res: Resolved) -> Ruleset:
                          teams.where, teams.seats_param)
     compiled = compile_program(program, f"<ruleset {res.name}>", key)
     return Ruleset(res.name, res, program, compiled, key, decl.marks, sheet, teams)
+
+
+def _program_key(res: Resolved) -> str:
+    """Everything a resolved ruleset's program is made of, as the key of its compiled code (in the process
+    and on disk): the rule files (the library's digest), the ruleset, its overlays and parameter values (two
+    requests that resolve to the same values share the compiled code), and what a caller may have changed
+    after resolving it, under the same name: every trigger's clauses in order, and the rule files it no
+    longer shares with the library (merged by an overlay, or given a new definition)."""
+    own = res.library.own_data
+    clauses = [(on, [(c.ref, c.rule_id, c.forbid, c.reason, c.message, c.do) for c in row])
+               for on, row in res.sequence.by_trigger.items()]
+    changed = sorted((rid, repr(doc.data)) for rid, doc in res.rules.items() if id(doc.data) not in own)
+    return hashlib.sha256(repr((res.library.digest, res.name, res.overlays, sorted(res.values.items(), key=str),
+                                clauses, changed, sorted(res.define_owner.items()))).encode()).hexdigest()
 
 
 def _sheet_layout(rules: dict[str, RuleDoc], vars_: dict[str, VarDecl],

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -289,8 +291,9 @@ def test_a_library_entry_encodes_only_the_files_no_entry_kept_before(cache_dir, 
 
 
 def test_a_kept_analysis_of_another_shape_is_compiled_again(cache_dir, monkeypatch):
-    # A resolved ruleset changed by its caller under the same name (a guard dropped) shares the kept entry's
-    # key; its analysis indexes its own guards, not those of the entry kept for the ruleset as resolved.
+    # A resolved ruleset changed by its caller under the same name (a guard dropped) has a key of its own; and
+    # were it given the key of the ruleset as resolved, the entry kept under that key (of another shape) would
+    # not be taken: its analysis indexes its own guards, not the kept entry's.
     import oracle.lang.program as program
 
     full = fresh_compile()
@@ -303,9 +306,11 @@ def test_a_kept_analysis_of_another_shape_is_compiled_again(cache_dir, monkeypat
     res = resolve("classic")
     res.sequence.drop(res.sequence.find("play.must-trump/must-trump", None))
     fewer = compile_resolved(res)
-    assert fewer.key == full.key and len(fewer.compiled.actions["play"].guards) == len(
+    assert fewer.key != full.key and len(fewer.compiled.actions["play"].guards) == len(
         full.compiled.actions["play"].guards) - 1
-    assert fewer.analysis and compiled == ["<ruleset classic>"]
+    analysis = program.compile_analysis(fewer.program, "<ruleset classic>", full.key)
+    assert compiled == ["<ruleset classic>"]
+    monkeypatch.setitem(fewer.__dict__, "analysis", analysis)
     game = Game(fewer, dealer=0, seed=3)
     while game.phase != "play":
         game.apply(game.sample() if game.chance_action() is not None else game.legal_actions()[0])
@@ -321,6 +326,32 @@ def test_a_kept_analysis_of_another_shape_is_compiled_again(cache_dir, monkeypat
             assert found[:1] == [rej.rule_id], (card, rej.rule_id, found)
             named += 1
     assert named
+
+
+def test_a_resolved_ruleset_changed_under_its_name_is_compiled_as_it_is(cache_dir):
+    # A definition given another expression, the ruleset's name kept (as a mutant does, without its new
+    # name): the same guards and effects in number as the kept entry, but another program, so another key.
+    import copy
+
+    from oracle.rulefile import RuleDoc
+
+    full = fresh_compile()
+    res = resolve("classic")
+    rid, name = next((rid, n) for rid, doc in res.rules.items() for n, d in (doc.get("define") or {}).items()
+                     if isinstance(d, dict) and "expr" in d)
+    doc = res.rules[rid]
+    data = copy.copy(doc.data)
+    define = data["define"][name]
+    data["define"] = {**data["define"], name: {**define, "expr": f"({define['expr']})"}}  # the same, written anew
+    res.rules[rid] = RuleDoc(rid, doc.path, data)
+    changed = compile_resolved(res)
+    assert changed.key != full.key and changed.name == full.name
+    assert fresh_compile().key == full.key  # the ruleset as resolved keeps its key
+    # The key does not depend on the process: a new one finds the entry this one kept.
+    out = subprocess.run([sys.executable, "-c", "from oracle.ruleset import compile_resolved, resolve; "
+                          "print(compile_resolved(resolve('classic')).key)"], capture_output=True, text=True,
+                         check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == full.key, out.stderr
 
 
 def test_old_entries_are_pruned(cache_dir):
