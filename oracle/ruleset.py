@@ -165,10 +165,13 @@ def _read_library(root: Path, digest: str) -> tuple[Library, list[_LoadedFile]]:
     overlays: dict[str, RuleDoc] = {}
     presets: dict[str, RuleDoc] = {}
     files: list[_LoadedFile] = []
+
+    def load(path: Path, display: str, part: str) -> RuleDoc:
+        files.append(_load_doc(path, display, part))
+        return files[-1].doc
+
     for path in _files(root / "spec"):
-        loaded = _load_doc(path, str(path.relative_to(root)), "rules")
-        files.append(loaded)
-        doc = loaded.doc
+        doc = load(path, str(path.relative_to(root)), "rules")
         _no_overlay_fields(doc)
         if doc.id in rules:
             raise RuleFileError(f"rule id {doc.id!r} is already used by {rules[doc.id].path}", doc.id_location())
@@ -176,17 +179,13 @@ def _read_library(root: Path, digest: str) -> tuple[Library, list[_LoadedFile]]:
     for path in _files(root / "variants"):
         display = str(path.relative_to(root))
         if path.parent.name == "presets":
-            loaded = _load_doc(path, display, "presets")
-            files.append(loaded)
-            doc = loaded.doc
+            doc = load(path, display, "presets")
             if doc.id in presets:
                 raise RuleFileError(f"preset {doc.id!r} is already defined in {presets[doc.id].path}",
                                     doc.id_location())
             presets[doc.id] = doc
         else:
-            loaded = _load_doc(path, display, "overlays")
-            files.append(loaded)
-            doc = loaded.doc
+            doc = load(path, display, "overlays")
             if doc.id in overlays or doc.id in rules:
                 other = overlays.get(doc.id) or rules[doc.id]
                 raise RuleFileError(f"id {doc.id!r} is already used by {other.path}", doc.id_location())

@@ -143,7 +143,7 @@ class Trigger:
 class Analysis:
     """A program's functions that only rule coverage and the conformance harness ask for: compiled apart from
     the program, the first time one is asked for (:func:`compile_analysis`), because validating a record
-    never runs them and they are a third of a compile.
+    never runs them and building them with every program made its compile a quarter longer.
 
     ``triggers``: trigger -> (st, actor, payload, tally), as ``Trigger.run``, adding one to tally[i] when
     effect i changed the game and one to its last item each run (see ``Compiler.counted``); line i + 1 is
