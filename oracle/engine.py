@@ -148,13 +148,17 @@ class VariableWatcher:
     that it ran (:meth:`passed`). Blame follows one value through a deal this way: the rules of play that
     never touch a score cost what they cost in a plain replay."""
 
-    def __init__(self, watched: Collection[str]) -> None:
+    def __init__(self, watched: Collection[str], seen: dict[Trigger, bool] | None = None) -> None:
         self.watched = frozenset(watched)
-        self._sees: dict[Trigger, bool] = {}
+        # Whether each trigger may change a watched variable; ``seen`` shares the answers between the
+        # watchers of the same variables in one ruleset (blame makes a watcher per deal it explains).
+        self._sees: dict[Trigger, bool] = {} if seen is None else seen
         # Set by the watcher once it wants to hear of nothing more: the game runs untraced from then on.
         self.done = False
 
     def __call__(self, effect: Effect, before: bytes, after: dict[str, Any]) -> bytes | None:
+        """Told after each effect of a trigger it sees, as a :data:`Tracer`, but never of the state before
+        (``before`` is NO_STATE): a watcher keeps the few values it follows itself."""
         raise NotImplementedError
 
     def passed(self, after: dict[str, Any]) -> None:
@@ -636,7 +640,9 @@ class Game:
                 clause = self._failed_clause(counted, exc, on)
                 raise self._runtime(effects[-1].rule_id, exc, clause, seat) from None
             return
-        before: bytes | None = NO_STATE if tracer is self._blind else None
+        # A watcher keeps what it follows itself: the whole state is never pickled for it.
+        watching = isinstance(tracer, VariableWatcher)
+        before: bytes | None = NO_STATE if watching or tracer is self._blind else None
         for effect in effects:
             if before is None:
                 before = pickle.dumps(st.v, 5)
@@ -646,7 +652,10 @@ class Game:
                 raise self._runtime(effect.rule_id, exc, effect.clause, seat) from None
             # Nothing runs between two effects of a trigger: the state the tracer pickled after this
             # one, if it hands it back, is the next one's state before.
-            before = tracer(effect, before, st.v)
+            said = tracer(effect, before, st.v)
+            if watching:
+                continue
+            before = said
             if before is NO_STATE:
                 self._blind = tracer
 

@@ -501,6 +501,38 @@ def test_a_stepper_tells_a_watcher_what_applying_each_action_tells_it(folder):
         assert any(h[0] == "passed" for h in heard[0]) and any(h[0] == "effect" for h in heard[0])
 
 
+@pytest.mark.parametrize("folder", ["classic", "two-trading"])
+def test_a_watcher_keeps_its_own_values_and_shares_what_it_sees_within_a_ruleset(folder):
+    """Blame's watcher is never handed the whole state pickled (it keeps the few values it follows), and
+    what it learns of each trigger (may it change a watched variable?) is kept per ruleset and watched set,
+    so the next deal explained asks nothing again: each answer kept is the one the trigger's effects give."""
+    from oracle.engine import NO_STATE, Game, VariableWatcher
+    from oracle.records.blame import _sees_tables, decided_by_each
+
+    class Strict(VariableWatcher):
+        def __call__(self, effect, before, after):
+            assert before is NO_STATE, "a watcher is never handed the state before"
+            return NO_STATE
+
+    path = sorted((GOLDEN.parent / folder / "valid").glob("*.json"))[0]
+    rp = Replayer(load_record(json.loads(path.read_text(encoding="utf-8")), path.name))
+    rp.run()
+    watched = frozenset({"score", "delta"} & set(rp.rs.vars))
+    start = rp.deal_start(0)
+    game = Game.at(start.position, Strict(watched))
+    for parts in start.applied:
+        assert game.try_apply_typed(*parts) is None
+    decided_by_each(rp.rs, start, [(name, 0) for name in sorted(watched)])
+    table = rp.rs.derived(_sees_tables)[watched]
+    assert any(table.values()), "the deal's scoring was seen"
+    for trigger, sees in table.items():
+        assert sees == any(e.changes is None or not watched.isdisjoint(e.changes) for e in trigger.effects)
+    kept = dict(table)
+    for di in range(1, rp.deals_reached):
+        decided_by_each(rp.rs, rp.deal_start(di), [(name, 0) for name in sorted(watched)])
+    assert rp.rs.derived(_sees_tables)[watched] is table and all(table[t] == s for t, s in kept.items())
+
+
 def test_values_derived_from_a_ruleset_are_kept_per_ruleset():
     from oracle.cards import notation
     from oracle.ruleset import load_ruleset

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..engine import NO_STATE, Action, Game, IllegalAction, VariableWatcher
 from ..lang import types as T
+from ..lang.program import Trigger
 from ..ruleset import Ruleset
 from ..state import Position
 
@@ -115,13 +116,13 @@ def trace(position: Position, actions: Sequence[Action] | Sequence[tuple[str, in
     # Watching a few variables, the tracer keeps their values itself and the interpreter need not pickle
     # the whole state around every clause: a number, a flag or a flat list of them as a copy, compared
     # as it is; anything else pickled. Only the triggers that may change one of them are traced.
-    watched = set(watch or ())
+    watched = frozenset(watch or ())
     flat = {name for name in watched if _flat(position.rules, name)}
     kept = {name: _shallow_copy(value) if name in flat else pickle.dumps(value, 5)
             for name, value in v.items() if name in watched}  # in the state's order
 
     def watcher(clause: Any, before_bytes: bytes, after: dict[str, Any]) -> bytes:
-        if not after_sheet and started[0]:
+        if not after_sheet and watching.started:
             return NO_STATE
         for name, was in kept.items():
             value = after[name]
@@ -134,15 +135,11 @@ def trace(position: Position, actions: Sequence[Action] | Sequence[tuple[str, in
             if now != was:
                 changed(clause.rule_id, name, pickle.loads(was), after)
                 kept[name] = pickle.dumps(after[name], 5)
-        passed(after)
+        watching.passed(after)
         return NO_STATE
 
-    def passed(after: dict[str, Any]) -> None:
-        started[0] = len(g.sheet) > rows
-        if started[0] and not after_sheet:
-            watching.done = True  # what follows the deal's row is the next deal's
-
-    watching = _Watch(watched, watcher, passed)
+    watching = _Watch(watched, position.rules.derived(_sees_tables).setdefault(watched, {}), watcher,
+                      g.st.sheet, after_sheet)
     g.tracer = tracer if watch is None else watching
     if typed:
         step = g.stepper()  # bound to this tracer; the quick step for what a watcher cannot see
@@ -161,19 +158,35 @@ def trace(position: Position, actions: Sequence[Action] | Sequence[tuple[str, in
 
 
 class _Watch(VariableWatcher):
-    """The tracer of :func:`trace` when it watches a few variables: its two callbacks."""
+    """The tracer of :func:`trace` when it watches a few variables: ``seen`` hears of each traced effect,
+    and the watcher itself notes when the deal's row is on ``sheet`` (the game's), after which it has
+    nothing more to hear unless ``after_sheet``. Told of every action and trigger let through untraced,
+    it is kept to a length test."""
 
-    def __init__(self, watched: Collection[str], seen: Callable[[Any, bytes, dict[str, Any]], bytes],
-                 passed: Callable[[dict[str, Any]], None]) -> None:
-        super().__init__(watched)
+    def __init__(self, watched: Collection[str], sees: dict[Trigger, bool],
+                 seen: Callable[[Any, bytes, dict[str, Any]], bytes], sheet: list[dict[str, Any]],
+                 after_sheet: bool) -> None:
+        super().__init__(watched, sees)
         self._seen = seen
-        self._passed = passed
+        self._sheet = sheet
+        self._rows = len(sheet)
+        self._after_sheet = after_sheet
+        self.started = False  # the deal's row is written: what comes next is the next deal's
 
     def __call__(self, effect: Any, before: bytes, after: dict[str, Any]) -> bytes:
         return self._seen(effect, before, after)
 
     def passed(self, after: dict[str, Any]) -> None:
-        self._passed(after)
+        if len(self._sheet) > self._rows:
+            self.started = True
+            if not self._after_sheet:
+                self.done = True
+
+
+def _sees_tables(rs: Ruleset) -> dict[frozenset[str], dict[Trigger, bool]]:
+    """Per set of watched variables, whether each trigger of the ruleset may change one of them: worked
+    out once per ruleset, not once per deal explained."""
+    return {}
 
 
 _IMMUTABLE = T.SCALARS - {"any", "record"}  # what a value of "any" or "record" holds may change in place
