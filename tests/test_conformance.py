@@ -447,6 +447,39 @@ def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_u
         assert not _alive(pid)
 
 
+@pytest.mark.parametrize("written", [b"", b'{"id": 1}\n', b"first\nsecond\nno newline at the end", b"x" * 300_000])
+def test_a_stream_whose_end_never_comes_is_read_to_what_it_holds_once_the_engine_has_exited(written):
+    """An engine that exited has written all it will; a child of it may hold the pipe open, so no end of the
+    stream comes. Asked to finish, the reader takes every byte waiting in the pipe, in order, and stops
+    there, the writing end still open (a reader that waited for the end would still be reading)."""
+    from oracle.conform.engines import _STDERR_TAIL, _Lines, _Tail
+
+    for reader_type in (_Lines, _Tail):
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        reader = reader_type(r)
+        sent = 0
+        while sent < len(written):  # more than a pipe holds: the reader drains it as it goes
+            try:
+                sent += os.write(w, written[sent:])
+            except BlockingIOError:
+                reader.thread.join(0.01)
+        reader.finish(60)
+        try:
+            assert not reader.thread.is_alive()
+            if isinstance(reader, _Lines):
+                got = []
+                while (item := reader.q.get_nowait()) is not None:
+                    got.append(item)
+                assert got == [x for x in written.split(b"\n") if x.strip()]
+            else:
+                assert bytes(reader.buf) == written[-_STDERR_TAIL:]
+        finally:
+            reader.close()
+            os.close(w)
+            os.close(r)
+
+
 def test_a_child_that_left_the_engine_session_is_killed_too(tmp_path):
     pidfile = tmp_path / "child.pid"
     engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} setsid-child {pidfile}", timeout=1.0, grace=0.2)

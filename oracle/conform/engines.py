@@ -17,6 +17,7 @@ import json
 import os
 import queue
 import re
+import select
 import shlex
 import signal
 import subprocess
@@ -206,7 +207,7 @@ def _tagged(token: str) -> list[int]:
     return found
 
 
-def _kill(p: subprocess.Popen[bytes], token: str, readers: tuple[threading.Thread, ...] = ()) -> None:
+def _kill(p: subprocess.Popen[bytes], token: str, readers: tuple[_Reader, ...] = ()) -> None:
     # The engine runs in its own session and process group: kill the group, then every process that still
     # carries the engine's token (a child that called setsid() has left the group but not the environment).
     # A killed process keeps its environment until it has run its exit, which on a loaded machine takes a
@@ -234,8 +235,9 @@ def _kill(p: subprocess.Popen[bytes], token: str, readers: tuple[threading.Threa
     # The threads reading the engine's output end at the end of the stream, which its death brings. Their
     # descriptors are closed only then: closed earlier, the number can go to the next engine's pipe, and a
     # thread still reading it would take that engine's replies (a 'hello' then goes unanswered).
-    for t in readers:
-        t.join(timeout=5)
+    for r in readers:
+        r.thread.join(timeout=5)
+        r.close()
     for stream in (p.stdin, p.stdout, p.stderr):
         try:
             if stream is not None:
@@ -249,39 +251,92 @@ class _TooLong:
     """Marker: the engine wrote a line longer than MAX_LINE."""
 
 
-class _Lines:
+class _Reader:
+    """A thread reading one of the engine's output streams, chunk by chunk, until the end of the stream, or
+    until it is asked to :meth:`finish`: an engine that exited has written all it will write, but a child it
+    left behind may hold the stream open, so no end of it comes. Asked to finish, the thread reads what is
+    waiting in the pipe and stops when nothing more is, so the harness has every byte the engine wrote at
+    once, not after a grace period spent waiting for an end that may never come."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        # Written to by finish(); read by the thread, which sleeps in select() on both pipes.
+        self._wake_r, self._wake_w = os.pipe()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        fd, wake = self._fd, self._wake_r
+        try:
+            while True:
+                ready, _, _ = select.select([fd, wake], [], [])
+                if fd not in ready:
+                    break  # asked to finish, and nothing is left to read
+                chunk = os.read(fd, _CHUNK)
+                if not chunk or not self.take(chunk):
+                    break
+        except (OSError, ValueError):
+            pass
+        finally:
+            os.close(wake)
+            self.ended()
+
+    def take(self, chunk: bytes) -> bool:
+        """Read ``chunk``; False to stop reading."""
+        raise NotImplementedError
+
+    def ended(self) -> None:
+        """The reading stopped."""
+
+    def finish(self, timeout: float) -> None:
+        """The engine has exited: read what it wrote and stop (waiting at most ``timeout`` seconds)."""
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass  # the thread has stopped already
+        self.thread.join(timeout)
+
+    def close(self) -> None:
+        """Once the thread has stopped (its descriptor's number may then go to another file)."""
+        try:
+            os.close(self._wake_w)
+        except OSError:
+            pass
+
+
+class _Lines(_Reader):
     """Reply lines from the engine's standard output, read in chunks so that no line costs more than MAX_LINE."""
 
     def __init__(self, fd: int) -> None:
         self.q: queue.Queue[bytes | _TooLong | None] = queue.Queue()
-        self.thread = threading.Thread(target=self._run, args=(fd,), daemon=True)
-        self.thread.start()
+        self._buf = bytearray()
+        self._too_long = False
+        super().__init__(fd)
 
-    def _run(self, fd: int) -> None:
-        buf = bytearray()
-        try:
-            while True:
-                chunk = os.read(fd, _CHUNK)
-                if not chunk:
-                    break
-                buf += chunk
-                while True:
-                    nl = buf.find(b"\n")
-                    if nl < 0:
-                        break
-                    line = bytes(buf[:nl])
-                    del buf[:nl + 1]
-                    if len(line) > MAX_LINE:
-                        self.q.put(_TooLong())
-                        return
-                    self.q.put(line)
-                if len(buf) > MAX_LINE:
-                    self.q.put(_TooLong())
-                    return
-        except OSError:
-            pass
-        if buf.strip():
-            self.q.put(bytes(buf))
+    def take(self, chunk: bytes) -> bool:
+        buf = self._buf
+        buf += chunk
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                break
+            line = bytes(buf[:nl])
+            del buf[:nl + 1]
+            if len(line) > MAX_LINE:
+                self._too_long = True
+                return False
+            self.q.put(line)
+        if len(buf) > MAX_LINE:
+            self._too_long = True
+            return False
+        return True
+
+    def ended(self) -> None:
+        if self._too_long:
+            self.q.put(_TooLong())
+            return
+        if self._buf.strip():
+            self.q.put(bytes(self._buf))
         self.q.put(None)
 
 
@@ -291,26 +346,19 @@ _FRAME = re.compile(r"^\s+(at |File \"|\[C\]|\S+:\d+: in )|^\s*(Traceback \(most
 _ERROR = re.compile(r"(error|exception|panic|fatal|assert)", re.IGNORECASE)
 
 
-class _Tail:
+class _Tail(_Reader):
     """The last few kilobytes of the engine's standard error, whatever it writes and however long its lines."""
 
     def __init__(self, fd: int) -> None:
         self.buf = bytearray()
         self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self._run, args=(fd,), daemon=True)
-        self.thread.start()
+        super().__init__(fd)
 
-    def _run(self, fd: int) -> None:
-        try:
-            while True:
-                chunk = os.read(fd, _CHUNK)
-                if not chunk:
-                    return
-                with self.lock:
-                    self.buf += chunk[-_STDERR_TAIL:]
-                    del self.buf[:-_STDERR_TAIL]
-        except OSError:
-            return
+    def take(self, chunk: bytes) -> bool:
+        with self.lock:
+            self.buf += chunk[-_STDERR_TAIL:]
+            del self.buf[:-_STDERR_TAIL]
+        return True
 
     def lines(self, n: int = 3) -> list[str]:
         """What the engine said last, its error message first: the lines that name an error, else the last
@@ -378,7 +426,7 @@ class SubprocessEngine(EngineAdapter):
             except (OSError, ValueError, subprocess.TimeoutExpired, AssertionError):
                 pass
         if self.proc is not None:
-            _kill(self.proc, self.token, tuple(r.thread for r in (self.lines, self.stderr) if r is not None))
+            _kill(self.proc, self.token, tuple(r for r in (self.lines, self.stderr) if r is not None))
             self.proc = None
 
     # ------------------------------------------------------------------ requests
@@ -403,8 +451,11 @@ class SubprocessEngine(EngineAdapter):
                 raw = self.lines.q.get(timeout=max(0.0, min(left, _POLL)))
             except queue.Empty:
                 if self.proc.poll() is not None:
-                    try:  # what it wrote before it exited may still be on its way through the reader
-                        raw = self.lines.q.get(timeout=self.grace)
+                    # What it wrote before it exited may still be on its way through the reader: read to the
+                    # end of what is in the pipe, not to an end of stream a child of the engine may withhold.
+                    self.lines.finish(self.grace)
+                    try:
+                        raw = self.lines.q.get_nowait()
                     except queue.Empty:
                         raise self._crashed(cmd) from None
                 elif left > _POLL:
@@ -457,8 +508,8 @@ class SubprocessEngine(EngineAdapter):
             except subprocess.TimeoutExpired:
                 alive = True
         if not alive and self.stderr is not None:
-            # What it wrote before exiting, up to the end of the stream.
-            self.stderr.thread.join(timeout=self.grace)
+            # What it wrote before exiting: all of it is in the pipe by now.
+            self.stderr.finish(self.grace)
         tail = "; ".join(self.errors)
         self.close()
         if alive:
