@@ -480,6 +480,33 @@ def test_a_stream_whose_end_never_comes_is_read_to_what_it_holds_once_the_engine
             os.close(r)
 
 
+def test_an_engine_pipe_numbered_past_what_select_takes_is_read_all_the_same():
+    """A harness with many files open gets pipes numbered 1024 and up, which select() refuses: the readers
+    still read every line, and stop at the end of the stream."""
+    import resource
+
+    from oracle.conform.engines import _Lines
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    high = 1500
+    if hard != resource.RLIM_INFINITY and hard <= high:
+        pytest.skip(f"this machine allows {hard} open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, high + 1), hard))
+    r, w = os.pipe()
+    try:
+        os.dup2(r, high)
+        reader = _Lines(high)
+        os.write(w, b'{"id": 1, "ok": true}\nlast')
+        os.close(w)
+        reader.thread.join(60)
+        assert [reader.q.get_nowait() for _ in range(3)] == [b'{"id": 1, "ok": true}', b"last", None]
+        reader.close()
+    finally:
+        for fd in (r, high):
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_a_child_that_left_the_engine_session_is_killed_too(tmp_path):
     pidfile = tmp_path / "child.pid"
     engine = SubprocessEngine(f"{sys.executable} {MISBEHAVE} setsid-child {pidfile}", timeout=1.0, grace=0.2)

@@ -260,7 +260,7 @@ class _Reader:
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
-        # Written to by finish(); read by the thread, which sleeps in select() on both pipes.
+        # Written to by finish(); the thread sleeps in poll() on both pipes.
         self._wake_r, self._wake_w = os.pipe()
         self.thread = threading.Thread(target=self._loop, daemon=True)
         self.thread.start()
@@ -268,9 +268,12 @@ class _Reader:
     def _loop(self) -> None:
         fd, wake = self._fd, self._wake_r
         try:
+            # poll(), not select(): a process with many files open may give the pipe a number select() refuses.
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            poller.register(wake, select.POLLIN)
             while True:
-                ready, _, _ = select.select([fd, wake], [], [])
-                if fd not in ready:
+                if fd not in dict(poller.poll()):  # an end of the stream counts (POLLHUP): read() says so
                     break  # asked to finish, and nothing is left to read
                 chunk = os.read(fd, _CHUNK)
                 if not chunk or not self.take(chunk):
