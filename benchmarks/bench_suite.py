@@ -7,8 +7,10 @@ temporary folder, given a virtual environment of its own (``pip install -e '.[te
 timed), and then, for each run, the README's own test command (read from the README, so the two
 cannot drift) with ``HYPOTHESIS_PROFILE=ci``, on a clone left as a fresh one is: every byte-compiled
 file, ``.hypothesis`` and ``.pytest_cache`` removed before each run, and the suite's scratch cache of
-compiled rulesets new (the tests make it). Runs of the two commits take turns, so a change in the
-machine's load falls on both alike.
+compiled rulesets new (the tests make it). Each run has a new temporary folder (``TMPDIR``), as a new
+machine's first run has: pytest finds no folders of earlier runs there to delete (on this machine, with
+``--machine-tmp``, it deletes those of the run three before after the last test, some 18 000 files,
+about 2.5 s). Runs of the two commits take turns, so a change in the machine's load falls on both alike.
 
 The source texts and the mekedron engine are found as the tests find them from this checkout
 (``shared/`` beside it or above) and handed to the clone by ``THOUSAND_SOURCES`` and
@@ -86,9 +88,13 @@ def as_fresh(tree: Path) -> None:
             shutil.rmtree(cache, ignore_errors=True)
 
 
-def run_once(tree: Path, command: list[str], split: Path | None) -> dict[str, Any]:
+def run_once(tree: Path, command: list[str], split: Path | None, tmp: Path | None) -> dict[str, Any]:
+    """One run of the suite; with ``tmp``, in that new temporary folder (``TMPDIR``), removed afterwards."""
     as_fresh(tree)
     env = {**os.environ, **shared_env(), "HYPOTHESIS_PROFILE": "ci"}
+    if tmp is not None:
+        tmp.mkdir()
+        env["TMPDIR"] = str(tmp)
     env.pop("THOUSAND_DEEP", None)
     env.pop("THOUSAND_TESTS_CACHE_DIR", None)
     argv = list(command)
@@ -104,6 +110,8 @@ def run_once(tree: Path, command: list[str], split: Path | None) -> dict[str, An
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     tail = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    if tmp is not None:
+        shutil.rmtree(tmp, ignore_errors=True)
     if proc.returncode != 0:
         raise SystemExit(f"bench_suite: the suite failed in {tree} (exit {proc.returncode}):\n"
                          f"{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}")
@@ -146,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=1, help="first runs per commit (each on a clone made fresh again)")
     ap.add_argument("--against", help="another commit to time in turn with this checkout's HEAD")
     ap.add_argument("--split", action="store_true", help="say where the time went (compiles, test files)")
+    ap.add_argument("--machine-tmp", action="store_true",
+                    help="run in the machine's own temporary folder, as a developer's later runs do: pytest then "
+                         "deletes, after the last test, the temporary folders it kept from the run three before")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
@@ -158,10 +169,11 @@ def main(argv: list[str] | None = None) -> int:
             clone(ref, trees[label])
         command = readme_test_command(ROOT / "README.md")
         runs: dict[str, list[dict[str, Any]]] = {label: [] for label in refs}
-        for _ in range(args.runs):
+        for n in range(args.runs):
             for label, tree in trees.items():
                 log = scratch / f"split-{label}.jsonl" if args.split else None
-                runs[label].append(run_once(tree, command, log))
+                tmp = None if args.machine_tmp else scratch / f"tmp-{label}-{n}"
+                runs[label].append(run_once(tree, command, log, tmp))
         print(f"command: {shlex.join(command)} (HYPOTHESIS_PROFILE=ci, {os.cpu_count()} cores)")
         walls = {label: report(label, r) for label, r in runs.items()}
         if args.against:
