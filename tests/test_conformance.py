@@ -429,6 +429,7 @@ def _rss_mb() -> float:
 ])
 def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_up(mode, kind, words):
     before = _rss_mb()
+    files_before = set(os.listdir("/proc/self/fd"))
     # A short grace: these engines never quit when told to, and the kill is what is tested. Where a timeout is
     # the failure expected, the limits are short: hit early by a slow machine, it is still that failure.
     timing = {"timeout": 0.5, "start_timeout": 1.0} if kind == "timeout" else {"timeout": 1.0, "start_timeout": 2.0}
@@ -445,6 +446,8 @@ def test_misbehaving_engines_are_named_plainly_with_bounded_memory_and_cleaned_u
     assert _rss_mb() - before < 64
     if pid is not None:
         assert not _alive(pid)
+    # Nothing of the engine stays open here: its pipes, and the readers' own wake-up pipes.
+    assert set(os.listdir("/proc/self/fd")) <= files_before
 
 
 @pytest.mark.parametrize("written", [b"", b'{"id": 1}\n', b"first\nsecond\nno newline at the end", b"x" * 300_000])

@@ -281,7 +281,6 @@ class _Reader:
         except (OSError, ValueError):
             pass
         finally:
-            os.close(wake)
             self.ended()
 
     def take(self, chunk: bytes) -> bool:
@@ -292,19 +291,22 @@ class _Reader:
         """The reading stopped."""
 
     def finish(self, timeout: float) -> None:
-        """The engine has exited: read what it wrote and stop (waiting at most ``timeout`` seconds)."""
+        """The engine has exited: read what it wrote and stop (waiting at most ``timeout`` seconds). The
+        wake-up pipe stays open until :meth:`close`, so this never writes to a pipe nobody reads."""
         try:
             os.write(self._wake_w, b"x")
         except OSError:
-            pass  # the thread has stopped already
+            pass
         self.thread.join(timeout)
 
     def close(self) -> None:
-        """Once the thread has stopped (its descriptor's number may then go to another file)."""
-        try:
-            os.close(self._wake_w)
-        except OSError:
-            pass
+        """The wake-up pipe closed, once the thread has stopped (a descriptor's number closed earlier may go
+        to another file while the thread still waits on it)."""
+        for fd in (self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 class _Lines(_Reader):
