@@ -276,10 +276,20 @@ def test_the_items_of_a_list_of_objects_sharing_their_first_key_are_found_with_o
     text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
     data = json.loads(text)
     walked = JsonLocator("f.json", text)  # the walk the test above checks against every value's true place
+    paths = list(_paths(data["deals"], ("deals",)))
     for structural in (None, bracket_skeleton(text.encode()) is not None):
         loc = JsonLocator("f.json", text, data, structural=structural)
-        for path in _paths(data["deals"], ("deals",)):
+        for path in paths:
             assert loc.offset(*path) == walked.offset(*path), (path, text)
+        # A locator keeps what it found for the next call: asked again in another order (deepest first, so a
+        # path's beginning was walked for another path, and positions go back as well as forward), each
+        # value's line and column are those of its place in the text.
+        fresh = JsonLocator("f.json", text, data, structural=structural)
+        for path in [*reversed(paths), *paths[::2]]:
+            off = walked.offset(*path)
+            where = fresh.locate(*path)
+            assert (where.line, where.column) == (text.count("\n", 0, off) + 1,
+                                                  off - text.rfind("\n", 0, off)), (path, text)
 
 
 # Action entries as they mostly are: flat objects in text whose every bracket is structure (no string holds a

@@ -128,18 +128,33 @@ def _after_keyed_objects(text: str, i: int, n: int, items: list[Any]) -> int:
     between two of them are counted (``str.count``). Inside an item (an object) more braces have been
     opened than closed since the list began, and between two items as many: an object found where they
     are even is one of the list's items, not one nested in an item. As every item up to ``n`` is such an
-    object, the ``n``-th of those is item ``n``, reached before the list ends. Nothing is decoded."""
+    object, the ``n``-th of those is item ``n``, reached before the list ends. Nothing is decoded.
+
+    When every item is such an object and the text from ``i`` on holds no other object of that first key,
+    the ``n``-th found is item ``n`` with no brace counted: the usual record, whose deals each begin with
+    their dealer, and which holds a dealer nowhere else."""
     if len(items) <= n or type(items[0]) is not dict or not items[0]:
         return -1
     key = next(iter(items[0]))
     if type(key) is not str or '"' in key:
         return -1
-    for item in items[1:n + 1]:
+    alike = True  # every item, not only those up to n, begins with the key
+    for k, item in enumerate(items[1:], 1):
         if type(item) is not dict or not item or next(iter(item)) != key:
-            return -1
+            if k <= n:
+                return -1
+            alike = False
+            break
+    first = re.compile(r"\{[ \t\n\r]*" + re.escape(f'"{key}"') + r"[ \t\n\r]*:")  # an object, by its first key
+    if alike:
+        # Each item is one of the objects found (the text is the data's, and every bracket of it is structure,
+        # so an item written with that first key is found where it begins): as many found as there are
+        # items, and there is no other.
+        starts = [m.start() for m in first.finditer(text, i)]
+        if len(starts) == len(items):
+            return starts[n]
     count = text.count
     depth, prev, seen = 0, i, 0
-    first = re.compile(r"\{[ \t\n\r]*" + re.escape(f'"{key}"') + r"[ \t\n\r]*:")  # an object, by its first key
     for m in first.finditer(text, i):
         at = m.start()
         depth += count("{", prev, at) - count("}", prev, at)
@@ -202,19 +217,36 @@ class JsonLocator:
         """Every bracket of the text is structure (see :func:`bracket_skeleton`)."""
         return self._plain and bracket_skeleton(self.text.encode("utf-8", "surrogatepass")) is not None
 
+    # What earlier calls found, kept for the next (with --all-errors a deal's wrong values are located one
+    # after another, each in the same deal): each path walked, and the offset and line of the last located.
+    _walked: dict[tuple[Any, ...], tuple[int, Any]] | None = None
+    _last_line: tuple[int, int, int] = (0, 1, 0)  # offset, its line, where that line starts
+
     def offset(self, *path: Any) -> int:
-        text = self.text
-        i = _past_space(text, 0)
-        if text.startswith("\ufeff", i):
-            i = _past_space(text, i + 1)
-        node = self.data
+        walked = self._walked
+        if walked is None:
+            walked = self._walked = {}
+        try:  # the longest beginning of the path walked before
+            start = next((n for n in range(len(path), 0, -1) if path[:n] in walked), 0)
+        except TypeError:  # a key that is not hashable: walked from the top, not kept
+            start, walked = 0, {}
+        if start:
+            i, node = walked[path[:start]]
+        else:
+            text = self.text
+            i = _past_space(text, 0)
+            if text.startswith("\ufeff", i):
+                i = _past_space(text, i + 1)
+            node = self.data
         try:
-            for key in path:
+            for n in range(start, len(path)):
+                key = path[n]
                 found = self._child(i, key, node)
                 if found is None:
                     break
                 i = found
                 node = _item(node, key)
+                walked[path[:n + 1]] = (i, node)
         except (ValueError, IndexError):
             pass  # the text is not what the data says (it cannot be); keep the nearest position found
         return i
@@ -309,8 +341,16 @@ class JsonLocator:
 
     def locate(self, *path: Any) -> Location:
         off = self.offset(*path)
-        line = self.text.count("\n", 0, off) + 1
-        return Location(self.file, line, off - (self.text.rfind("\n", 0, off) + 1) + 1)
+        text = self.text
+        last, line, begins = self._last_line
+        if off < last:  # before the last one located: counted from the top
+            last, line, begins = 0, 1, 0
+        nl = text.rfind("\n", last, off)
+        if nl >= 0:
+            line += text.count("\n", last, off)
+            begins = nl + 1
+        self._last_line = (off, line, begins)
+        return Location(self.file, line, off - begins + 1)
 
 
 class YamlLocator:
