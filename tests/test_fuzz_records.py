@@ -182,6 +182,7 @@ def test_the_json_locator_walks_to_any_value():
         assert text[off] == "5"
         assert text[loc.offset("a", 1, "b")] == '"'
         assert loc.offset("a", 9) == loc.offset("a")  # no such index: the nearest value found
+        assert loc.offset("a", [1], "b") == loc.offset("a")  # nor such a key (one that cannot be kept, too)
         line = text.count("\n", 0, off) + 1
         assert loc.locate("a", 1, "c", 2, "d").line == line
 

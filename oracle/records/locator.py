@@ -228,8 +228,9 @@ class JsonLocator:
             walked = self._walked = {}
         try:  # the longest beginning of the path walked before
             start = next((n for n in range(len(path), 0, -1) if path[:n] in walked), 0)
+            keep = True
         except TypeError:  # a key that is not hashable: walked from the top, not kept
-            start, walked = 0, {}
+            start, keep = 0, False
         if start:
             i, node = walked[path[:start]]
         else:
@@ -246,7 +247,8 @@ class JsonLocator:
                     break
                 i = found
                 node = _item(node, key)
-                walked[path[:n + 1]] = (i, node)
+                if keep:
+                    walked[path[:n + 1]] = (i, node)
         except (ValueError, IndexError):
             pass  # the text is not what the data says (it cannot be); keep the nearest position found
         return i
