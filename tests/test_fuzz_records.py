@@ -185,6 +185,9 @@ def test_the_json_locator_walks_to_any_value():
         assert loc.offset("a", [1], "b") == loc.offset("a")  # nor such a key (one that cannot be kept, too)
         line = text.count("\n", 0, off) + 1
         assert loc.locate("a", 1, "c", 2, "d").line == line
+    # A key is matched by its text, whatever the caller's type: one that cannot key the walks kept is walked.
+    text = json.dumps({"a": {"[1]": 5}})
+    assert text[JsonLocator("f.json", text).offset("a", [1])] == "5"
 
 
 # Text that a record's strings may hold, the characters the locator's quick paths look for among them.
