@@ -146,6 +146,7 @@ def _after_keyed_objects(text: str, i: int, n: int, items: list[Any]) -> int:
             alike = False
             break
     first = re.compile(r"\{[ \t\n\r]*" + re.escape(f'"{key}"') + r"[ \t\n\r]*:")  # an object, by its first key
+    starts: list[int] | None = None
     if alike:
         # Each item is one of the objects found (the text is the data's, and every bracket of it is structure,
         # so an item written with that first key is found where it begins): as many found as there are
@@ -155,8 +156,8 @@ def _after_keyed_objects(text: str, i: int, n: int, items: list[Any]) -> int:
             return starts[n]
     count = text.count
     depth, prev, seen = 0, i, 0
-    for m in first.finditer(text, i):
-        at = m.start()
+    # The objects already found are counted through, not searched for again.
+    for at in starts if starts is not None else (m.start() for m in first.finditer(text, i)):
         depth += count("{", prev, at) - count("}", prev, at)
         prev = at
         if depth == 0:
