@@ -184,6 +184,108 @@ def test_an_ordinary_record_needs_no_walk_for_its_depth():
     assert not reading._surely_shallow(b'{"a": "[", "b": []}')  # a bracket in a string: not sure, walked
 
 
+# JSON text written by hand from a tree whose objects are lists of pairs, so a key can be written twice, with
+# strings that hold the characters the reader counts (or escape them), long lists of objects (counted whole)
+# and nesting up to past the limit.
+_TEXTS = st.text(st.sampled_from(['a', ':', '{', '[', '}', ']', '"', '\\', 'я']), max_size=4)
+
+
+def _json_tree(depth: int = 0) -> st.SearchStrategy[object]:
+    leaf = st.one_of(st.integers(-5, 5), st.booleans(), st.none(), _TEXTS)
+    if depth >= 6:
+        return leaf
+    inner = st.deferred(lambda: _json_tree(depth + 1))
+    pairs = st.lists(st.tuples(st.sampled_from(["a", "b", "c:", "{d"]), inner), max_size=4)
+    flat = st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), leaf), max_size=3)
+    objects = st.one_of(flat, pairs).map(lambda p: ("obj", p))
+    # A long list that begins with a flat object: the rest objects, or now and then anything else.
+    long = st.tuples(flat.map(lambda p: ("obj", p)),
+                     st.lists(st.one_of(objects, objects, objects, inner), min_size=4, max_size=6))
+    return st.one_of(leaf, pairs.map(lambda p: ("obj", p)), st.lists(inner, max_size=4),
+                     long.map(lambda fr: [fr[0], *fr[1]]))
+
+
+def _written(tree: object, escaped: bool, spaced: bool) -> str:
+    colon = " : " if spaced else ":"
+    if isinstance(tree, tuple):
+        return "{" + ", ".join(_string(k, escaped) + colon + _written(v, escaped, spaced) for k, v in tree[1]) + "}"
+    if isinstance(tree, list):
+        return "[" + ", ".join(_written(x, escaped, spaced) for x in tree) + "]"
+    return _string(tree, escaped) if isinstance(tree, str) else json.dumps(tree)
+
+
+def _string(s: str, escaped: bool) -> str:
+    out = json.dumps(s, ensure_ascii=False)
+    return out.replace(":", "\\u003a").replace("{", "\\u007b").replace("[", "\\u005b") if escaped else out
+
+
+@given(_json_tree(), st.booleans(), st.booleans(), st.integers(0, 34))
+def test_the_count_of_brackets_and_colons_never_passes_a_key_written_twice_or_a_deep_record(
+        tree, escaped, spaced, wrap):
+    # The reader's quick proof (every object, list and colon of the text accounted for by a walk of the
+    # value) must only ever say yes where the careful reader finds no key twice and no nesting too deep.
+    for _ in range(wrap):
+        tree = [tree]
+    text = _written(("obj", [("x", tree), ("s", "a:{[")]), escaped, spaced)
+    twice: list[bool] = []
+
+    def unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        if len(dict(pairs)) != len(pairs):
+            twice.append(True)
+        return dict(pairs)
+
+    value = json.loads(text, object_pairs_hook=unique)
+    proved = reading._accounted_for(value, text.encode())
+    if proved:
+        assert not twice and not reading._deeper_than(value)
+    if not twice and "\\" not in text and not _hidden_from_the_walk(value):
+        # Nothing hidden: an object at the top with no key twice is proved, unless it nests near the limit
+        # (with a backslash in the text, the strings read cannot stand for the text's, as one does here).
+        assert proved or reading._deeper_than(value, reading.MAX_DEPTH - 4)
+
+
+def _hidden_from_the_walk(value: object) -> bool:
+    """Whether the walk cannot see all of a value: a key or a string holding a counted character, or a list
+    whose first item is no container while a later one is (the walk opens a list only by its first item)..."""
+    if isinstance(value, dict):
+        return any(_hidden_from_the_walk(k) or _hidden_from_the_walk(v) for k, v in value.items())
+    if isinstance(value, list):
+        containers = [isinstance(v, (dict, list)) for v in value]
+        # ... and a long list of objects, the first flat (counted whole), another not
+        whole = len(value) >= 5 and all(isinstance(v, dict) for v in value) and not any(
+            isinstance(x, (dict, list)) for x in value[0].values())
+        return ((any(containers) and not containers[0]) or any(_hidden_from_the_walk(v) for v in value)
+                or (whole and any(isinstance(x, (dict, list)) for v in value for x in v.values())))
+    return isinstance(value, str) and any(c in value for c in ":{[") and value != "a:{["
+
+
+@pytest.mark.parametrize("text, proved", [
+    ('{"a": 1, "s": ":"}', True),
+    ('{"a": 1, "a": 2, "s": "\\u003a"}', False),  # the escape is a colon read, not written: it hides the key twice
+    ('{"a": 1, "a": 2, "s": "\\n:"}', False),
+    ('{"l": [1, {"a": 1, "a": 2}], "s": "{:"}', False),  # an object behind a number, unseen, its key twice
+    ('{"l": [{}, {}, {}, {}, {"a": [], "a": 1}], "s": "["}', False),  # counted whole, a list inside
+    ('{"l": [{}, {}, {}, {}, "xy"], "a": 1, "a": 1, "a": 1, "a": 1}', False),  # a text among objects: no object
+])
+def test_what_the_walk_reads_in_strings_never_stands_in_for_a_key_or_a_bracket(text, proved):
+    value = json.loads(text)
+    assert reading._accounted_for(value, text.encode()) is proved
+
+
+def test_an_ordinary_record_is_proved_whole_by_its_counts_and_a_key_twice_is_not():
+    text = json.dumps(VALID, indent=1)
+    assert reading._accounted_for(json.loads(text), text.encode())
+    # A key twice in an action entry deep in the (long) list of actions: counted whole, and found.
+    spoilt = text.replace('"action": "pass"', '"action": "pass", "seat": "x"', 1)
+    assert spoilt != text and not reading._accounted_for(json.loads(spoilt), spoilt.encode())
+    with pytest.raises(InputError, match="duplicate key 'seat'"):
+        parse_record(spoilt, "r.json")
+    # Colons in the header's strings are the strings' own, and do not stop the proof.
+    dated = dict(VALID, date="2026-12-05T10:00:00", source="https://example.org/{game}[1]")
+    text = json.dumps(dated)
+    assert reading._accounted_for(json.loads(text), text.encode())
+
+
 @pytest.mark.parametrize("digits", [31, 5000])
 def test_a_number_with_too_many_digits_is_refused_at_its_place(tmp_path, digits):
     rec = small(1)

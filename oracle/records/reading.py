@@ -194,6 +194,73 @@ def _surely_shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     return not left
 
 
+# A list of this many objects or more, the first of them flat, is counted whole (its objects' keys by their
+# lengths, their values unseen); any other is walked object by object. Action entries are such lists.
+_COUNTED_WHOLE = 5
+
+
+def _accounted_for(value: Any, raw: bytes) -> bool:
+    """Whether a walk of the value JSON text parsed to accounts for every ``{``, ``[`` and ``:`` of the text
+    (``raw``, its bytes): then no object in it has a key written twice, and nothing nests deeper than the
+    walk went.
+
+    Outside its strings, JSON text has one ``{`` per object, one ``[`` per list and one ``:`` per key
+    written. The walk counts objects, lists and the keys they kept (a key written twice is kept once),
+    plus those characters in the strings it read; it never counts a thing twice nor a thing that is not
+    there. So the text's counts are at least the walk's, and equal only if every object and list was
+    reached and every key written was kept.
+
+    The walk opens a list only when its first item is a list or an object. A long list of objects whose
+    first is flat (action entries) is counted whole: the objects by number, the keys by their lengths;
+    were anything inside them a list or an object, the walk would have missed it and the counts would
+    differ. A string's characters stand for the text's only when the text has no backslash (``\\u003a``
+    is a colon once read). False means "not sure": the reader parses again, keys checked one by one.
+    """
+    if type(value) is not dict:
+        return False
+    objects, keys, lists = 1, len(value), 0
+    inside = 0  # the three characters seen in the strings read
+    todo: list[tuple[Any, int]] = [(value, 1)]  # objects and lists of containers, to open; their depth
+    pop, push = todo.pop, todo.append
+    while todo:
+        x, depth = pop()
+        if depth >= MAX_DEPTH - 3:
+            return False  # near the limit: the careful check of depth says where
+        for y in (x.values() if type(x) is dict else x):
+            t = type(y)
+            if t is list:
+                lists += 1
+                if not y:
+                    continue
+                t = type(y[0])
+                if t is dict:
+                    # Counted whole when the first object holds no list or object (action entries, not deals)
+                    if len(y) >= _COUNTED_WHOLE and not any(type(z) is dict or type(z) is list
+                                                            for z in y[0].values()):
+                        try:  # dict's own length refuses anything but an object: a type test and a count in one
+                            keys += sum(map(dict.__len__, y))
+                            objects += len(y)
+                            continue
+                        except TypeError:
+                            pass
+                    push((y, depth + 1))
+                elif t is list:
+                    push((y, depth + 1))
+            elif t is dict:
+                objects += 1
+                keys += len(y)
+                push((y, depth + 1))
+            elif t is str and (":" in y or "{" in y or "[" in y):
+                inside += y.count(":") + y.count("{") + y.count("[")
+    if inside and b"\\" in raw:
+        return False
+    # Each of the walk's counts is at most the text's, so one sum equal is each equal.
+    return len(raw.translate(None, _ALL_BUT_OPENINGS)) == keys + objects + lists + inside
+
+
+_ALL_BUT_OPENINGS = bytes(c for c in range(256) if c not in b":{[")  # deleted: what is left is counted
+
+
 def _big_number(value: Any, path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
     """The path to the first number with too many digits (only looked for once one is known to be there)."""
     if type(value) is int:
@@ -262,30 +329,35 @@ def parse_record(text: str, name: str) -> RecordFile:
         if is_json:
             body = text.lstrip("\ufeff")
             raw = body.encode("utf-8", "surrogatepass")
-            twice: list[bool] = []  # the decoder tells of a key written twice; the text, later, where
-
-            def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-                # Asked for each object as it is read: cheaper than counting the keys of the text and
-                # of the value afterwards. A syntax error or a bad number later in the text still wins.
-                out = dict(pairs)
-                if len(out) != len(pairs):
-                    twice.append(True)
-                return out
-
             # Numbers go through the length check (which gives the place) only when one can be too long.
-            data = json.loads(body, parse_int=_json_int if _long_digit_run(raw) else None,
-                              parse_constant=_json_constant, object_pairs_hook=unique_keys)
-            if twice:
-                dup = _duplicate_key(body)
-                if dup is not None:
-                    key, off = dup
-                    off += len(text) - len(body)
-                    raise InputError(f"duplicate key {key!r}", Location(name, text.count("\n", 0, off) + 1,
-                                                                        off - (text.rfind("\n", 0, off) + 1) + 1))
-            shallow = _surely_shallow(raw)
-            # Shallow, every bracket of the text is structure: the locator, should it be asked, need not
-            # find that out again.
-            locator = JsonLocator(name, text, data, structural=True if shallow else None)
+            parse_int = _json_int if _long_digit_run(raw) else None
+            data = json.loads(body, parse_int=parse_int, parse_constant=_json_constant)
+            if _accounted_for(data, raw):  # no key twice, and shallow: an ordinary record
+                shallow = True
+                locator = JsonLocator(name, text, data)
+            else:  # read again, each object's keys checked as it is read
+                twice: list[bool] = []  # the decoder tells of a key written twice; the text, later, where
+
+                def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+                    out = dict(pairs)
+                    if len(out) != len(pairs):
+                        twice.append(True)
+                    return out
+
+                data = json.loads(body, parse_int=parse_int, parse_constant=_json_constant,
+                                  object_pairs_hook=unique_keys)
+                if twice:
+                    dup = _duplicate_key(body)
+                    if dup is not None:
+                        key, off = dup
+                        off += len(text) - len(body)
+                        raise InputError(f"duplicate key {key!r}",
+                                         Location(name, text.count("\n", 0, off) + 1,
+                                                  off - (text.rfind("\n", 0, off) + 1) + 1))
+                shallow = _surely_shallow(raw)
+                # Shallow, every bracket of the text is structure: the locator, should it be asked, need
+                # not find that out again.
+                locator = JsonLocator(name, text, data, structural=True if shallow else None)
         else:
             if len(text) > MAX_YAML_RECORD_BYTES:
                 raise InputError(too_big(len(text.encode("utf-8")), MAX_YAML_RECORD_BYTES, "YAML records")
