@@ -1,7 +1,9 @@
 """The rule language: parse errors, type errors and unknown names are reported at file:line:col."""
 
+import os
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rules_tree import copy_rules, edit
 
@@ -277,6 +279,60 @@ def test_a_guard_lowered_to_loops_refuses_exactly_when_its_condition_holds(text,
     exec(compile(ast.fix_missing_locations(fns), "<guard>", "exec"), namespace)
     for xs in hands:
         assert namespace["lowered"](xs, x, y, k) == namespace["plain"](xs, x, y, k), (text, xs)
+
+
+# Parts of guards over the fields: numbers chosen from lists that may be empty (a, b), a flag (its two values,
+# a fixed list), a number of fixed choices (g) and one with none (e); some raise where an earlier part would
+# have settled the guard first (an index out of range, a division by zero).
+_LISTING_PARTS = {"a": ["p_a > k", "ds[p_a] > 1", "1 // (p_a - k) > 0"], "b": ["len(ds) > p_b", "ds[p_b] == k"],
+                  "f": ["p_f", "(not p_f)"], "g": ["p_g == k", "ds[p_g] > 0"], "e": ["p_e > 0"],
+                  "": ["k > 2", "ds[k] > 0"]}
+_FIELD_DOMAINS = {"a": "dom_a", "b": "dom_b", "f": "(False, True)", "g": "(0, 1, 2)", "e": "()"}
+
+
+@st.composite
+def _listings(draw):
+    fields = draw(st.permutations(list(_FIELD_DOMAINS)))[:draw(st.integers(1, 3))]
+    part = st.sampled_from([p for f in ["", *fields] for p in _LISTING_PARTS[f]])
+    return fields, draw(st.lists(st.lists(part, min_size=1, max_size=3), max_size=4))
+
+
+@example((["b", "a", "f"], [["p_f", "(not p_f)"], ["ds[p_a] > 1"]]), [], 0, [0], [0])  # the flag's guard first
+@settings(max_examples=1000 if os.environ.get("THOUSAND_DEEP") else 300)  # a few thousandths of a second each
+@given(_listings(), st.lists(st.integers(0, 4), max_size=4), st.integers(0, 4),
+       st.lists(st.integers(0, 5), max_size=3), st.lists(st.integers(0, 5), max_size=3))
+def test_the_listing_asks_a_guard_part_in_the_outermost_loop_it_may_and_lists_what_the_innermost_would(
+        listing, ds, k, dom_a, dom_b):
+    # A part that reads only outer fields is asked once per outer choice where the loops inside are over
+    # fixed choices; what the listing gives (or the error it raises) must be what asking every guard for
+    # every payload in the innermost loop gives.
+    import ast
+
+    from oracle.lang.compiler import Compiler
+
+    fields, guards = listing
+    live = [ast.parse(" or ".join(g), mode="eval").body for g in guards]
+    keep = ast.parse("out.append((" + ", ".join(f"p_{f}" for f in fields) + ",))").body[0]
+    domains = [ast.parse(_FIELD_DOMAINS[f], mode="eval").body for f in fields]
+    loops = Compiler._listing_loops(live, [(f, "int") for f in fields], domains, keep)
+    naive: list[ast.stmt] = [keep]
+    if live:
+        naive.insert(0, ast.If(ast.BoolOp(ast.Or(), live) if len(live) > 1 else live[0], [ast.Continue()], []))
+    for f, dom in reversed(list(zip(fields, domains, strict=True))):
+        naive = [ast.For(ast.Name(f"p_{f}", ast.Store()), dom, naive, [])]
+    args = ast.arguments([], [ast.arg(n) for n in ("ds", "k", "dom_a", "dom_b")], None, [], [], None, [])
+    start, end = ast.parse("out = []").body[0], ast.parse("return out").body[0]
+    fns = ast.Module([ast.FunctionDef(name, args, [start, *code, end], [], None)
+                      for name, code in (("hoisted", loops), ("naive", naive))], [])
+    namespace: dict = {}
+    exec(compile(ast.fix_missing_locations(fns), "<listing>", "exec"), namespace)
+
+    def outcome(fn):
+        try:
+            return fn(ds, k, dom_a, dom_b)
+        except (IndexError, ZeroDivisionError) as exc:
+            return type(exc).__name__
+    assert outcome(namespace["hoisted"]) == outcome(namespace["naive"]), ast.unparse(ast.Module(loops, []))
 
 
 _SIMPLE_STATEMENTS = [

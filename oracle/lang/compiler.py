@@ -786,24 +786,13 @@ class Compiler:
 
         live = [t for t in tests if not (isinstance(t, ast.Constant) and not t.value)]
         record = ast.Dict(keys=[_c(f) for f, _ in fields], values=[_name(f"p_{f}") for f, _ in fields])
-        inner: list[ast.stmt] = []
         memos: list[str] = []
-        if live:
-            cond: ast.expr = live[0] if len(live) == 1 else ast.BoolOp(op=ast.Or(), values=live)
-            if fields:  # the loops ask the guards once per candidate: what no candidate changes, once
-                memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
-                visited = memo.visit(cond)
-                assert isinstance(visited, ast.expr)  # an expression's rebuilt copy, or itself
-                cond = visited
-                memos = memo.names
-            skip: ast.stmt = ast.Continue() if fields else ast.Return(_name("out"))
-            inner.append(ast.If(test=cond, body=[skip], orelse=[]))
-        inner.append(ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))
-        loop: list[ast.stmt] = inner
-        for (f, _), dom in reversed(list(zip(fields, dom_nodes, strict=False))):
-            loop = [ast.For(target=_name(f"p_{f}", True), iter=_walked(dom), body=loop, orelse=[])]
-        if not fields:
-            loop = inner
+        if live and fields:  # the loops ask the guards once per candidate: what no candidate changes, once
+            memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
+            live = [memo.visit(t) for t in live]  # type: ignore[misc]  # an expression's rebuilt copy, or itself
+            memos = memo.names
+        loop = self._listing_loops(live, fields, dom_nodes,
+                                   ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))
         leg_body = [*list(pre), ast.Assign(targets=[_name("out", True)], value=ast.List([], ast.Load())),
                     *[ast.Assign(targets=[_name(m, True)], value=_name(UNSET_NAME)) for m in memos], *loop]
         leg_body.append(ast.Return(_name("out")))
@@ -834,6 +823,43 @@ class Compiler:
         key = None if read is None else self._emit(["st", "actor"], [*pre, ast.Return(_call(KEY_NAME, read))],
                                                    whole, hoisted)
         return GuardFns(check, legal, guard_deps, dead, outcomes, refusers, key)
+
+    @staticmethod
+    def _listing_loops(live: list[ast.expr], fields: list[tuple[str, str]], domains: list[ast.expr],
+                       keep: ast.stmt) -> list[ast.stmt]:
+        """The loops of the listing over each field's choices, with ``keep`` innermost for every payload no
+        guard forbids.
+
+        A part of a guard (a disjunct) that reads only the outer fields is asked in the loop of the last
+        field it reads, once for all the values of the fields inside, where each of those loops is over a
+        fixed list of choices that is never empty (a flag's two values): then it is asked for exactly the
+        payloads it was asked for in the innermost loop. The parts keep their order (a later one may rely on
+        an earlier one not holding), so each is asked no further out than the one before it."""
+        n = len(fields)
+        fixed = [isinstance(d, (ast.Tuple, ast.List)) and bool(d.elts)
+                 and all(isinstance(e, ast.Constant) for e in d.elts) for d in domains]
+        outermost = n  # the outermost depth a part may be asked at: every loop inside it is over fixed choices
+        while outermost > 0 and fixed[outermost - 1]:
+            outermost -= 1
+        at: list[list[ast.expr]] = [[] for _ in range(n + 1)]  # the parts asked at each depth (0: before any loop)
+        depth = outermost
+        for part in (p for t in live for p in (t.values if isinstance(t, ast.BoolOp) and isinstance(t.op, ast.Or)
+                                                else [t])):
+            reads = [k + 1 for k, (f, _) in enumerate(fields) if _reads(part, {f"p_{f}"})]
+            depth = max([depth, *reads])
+            at[depth].append(part)
+
+        def asked(k: int, then: list[ast.stmt]) -> list[ast.stmt]:
+            if not at[k]:
+                return then
+            test = at[k][0] if len(at[k]) == 1 else ast.BoolOp(op=ast.Or(), values=at[k])
+            return [ast.If(test=test, body=[ast.Continue() if k else ast.Return(_name("out"))], orelse=[]), *then]
+
+        loop = asked(n, [keep])
+        for k in range(n - 1, -1, -1):
+            loop = asked(k, [ast.For(target=_name(f"p_{fields[k][0]}", True), iter=_walked(domains[k]), body=loop,
+                                     orelse=[])])
+        return loop
 
     def _outcomes(self, tests: list[ast.expr], outside: list[tuple[ast.expr, int]], names: list[str],
                   pre: list[ast.stmt], whole: Found, hoisted: dict[str, str], flags: set[str] | None = None) -> Fn:
