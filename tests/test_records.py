@@ -26,6 +26,7 @@ from oracle.records import (
     validate_record,
 )
 from oracle.records.allowed import NOTHING
+from oracle.records.locator import bracket_skeleton
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "classic"
 VALID = json.loads((GOLDEN / "valid" / "seed-0.json").read_text(encoding="utf-8"))
@@ -219,14 +220,15 @@ def _string(s: str, escaped: bool) -> str:
     return out.replace(":", "\\u003a").replace("{", "\\u007b").replace("[", "\\u005b") if escaped else out
 
 
-@given(_json_tree(), st.booleans(), st.booleans(), st.integers(0, 34))
+@given(_json_tree(), st.booleans(), st.booleans(), st.integers(0, 34), st.sampled_from(["", "a:{[", "]}"]))
 def test_the_count_of_brackets_and_colons_never_passes_a_key_written_twice_or_a_deep_record(
-        tree, escaped, spaced, wrap):
+        tree, escaped, spaced, wrap, header):
     # The reader's quick proof (every object, list and colon of the text accounted for by a walk of the
     # value) must only ever say yes where the careful reader finds no key twice and no nesting too deep.
     for _ in range(wrap):
         tree = [tree]
-    text = _written(("obj", [("x", tree), ("s", "a:{[")]), escaped, spaced)
+    # A string the walk reads (in the top object), with or without the characters it counts.
+    text = _written(("obj", [("x", tree), ("s", header)]), escaped, spaced)
     twice: list[bool] = []
 
     def unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -235,9 +237,13 @@ def test_the_count_of_brackets_and_colons_never_passes_a_key_written_twice_or_a_
         return dict(pairs)
 
     value = json.loads(text, object_pairs_hook=unique)
-    proved = reading._accounted_for(value, text.encode())
+    containers = reading._accounted_for(value, text.encode())
+    proved = containers is not None
     if proved:
         assert not twice and not reading._deeper_than(value)
+    if containers:  # the count the locator is handed: with it, the closing brackets alone say what all do
+        hinted = JsonLocator("r.json", text, value, containers=containers)._structural
+        assert hinted == ("\\" not in text and bracket_skeleton(text.encode()) is not None)
     if not twice and "\\" not in text and not _hidden_from_the_walk(value):
         # Nothing hidden: an object at the top with no key twice is proved, unless it nests near the limit
         # (with a backslash in the text, the strings read cannot stand for the text's, as one does here).
@@ -269,21 +275,21 @@ def _hidden_from_the_walk(value: object) -> bool:
 ])
 def test_what_the_walk_reads_in_strings_never_stands_in_for_a_key_or_a_bracket(text, proved):
     value = json.loads(text)
-    assert reading._accounted_for(value, text.encode()) is proved
+    assert (reading._accounted_for(value, text.encode()) is not None) is proved
 
 
 def test_an_ordinary_record_is_proved_whole_by_its_counts_and_a_key_twice_is_not():
     text = json.dumps(VALID, indent=1)
-    assert reading._accounted_for(json.loads(text), text.encode())
+    assert reading._accounted_for(json.loads(text), text.encode()) is not None
     # A key twice in an action entry deep in the (long) list of actions: counted whole, and found.
     spoilt = text.replace('"action": "pass"', '"action": "pass", "seat": "x"', 1)
-    assert spoilt != text and not reading._accounted_for(json.loads(spoilt), spoilt.encode())
+    assert spoilt != text and reading._accounted_for(json.loads(spoilt), spoilt.encode()) is None
     with pytest.raises(InputError, match="duplicate key 'seat'"):
         parse_record(spoilt, "r.json")
     # Colons in the header's strings are the strings' own, and do not stop the proof.
     dated = dict(VALID, date="2026-12-05T10:00:00", source="https://example.org/{game}[1]")
     text = json.dumps(dated)
-    assert reading._accounted_for(json.loads(text), text.encode())
+    assert reading._accounted_for(json.loads(text), text.encode()) is not None
 
 
 @pytest.mark.parametrize("digits", [31, 5000])

@@ -201,12 +201,16 @@ class JsonLocator:
     """Positions in JSON text, by walking the text along the path (and the data read from it, when given:
     it tells what the items of a list before the wanted one are, so they can be skipped undecoded)."""
 
-    def __init__(self, file: str, text: str, data: Any = _NO_DATA, structural: bool | None = None) -> None:
+    def __init__(self, file: str, text: str, data: Any = _NO_DATA, structural: bool | None = None,
+                 containers: int | None = None) -> None:
         self.file = file
         self.text = text
         self.data = data
         if structural is not None:  # the reader found it out already (see bracket_skeleton)
             self._structural = structural
+        # The reader's count of the objects and lists, when every ``{`` and ``[`` of the text is known to open
+        # one: then it is for the closing brackets alone to say whether a string holds a bracket.
+        self._containers = containers
 
     @functools.cached_property
     def _plain(self) -> bool:
@@ -216,7 +220,11 @@ class JsonLocator:
     @functools.cached_property
     def _structural(self) -> bool:
         """Every bracket of the text is structure (see :func:`bracket_skeleton`)."""
-        return self._plain and bracket_skeleton(self.text.encode("utf-8", "surrogatepass")) is not None
+        if not self._plain:
+            return False
+        if self._containers is not None:
+            return self.text.count("}") + self.text.count("]") == self._containers
+        return bracket_skeleton(self.text.encode("utf-8", "surrogatepass")) is not None
 
     # What earlier calls found, kept for the next (with --all-errors a deal's wrong values are located one
     # after another, each in the same deal): each path walked, and the offset and line of the last located.

@@ -199,10 +199,11 @@ def _surely_shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
 _COUNTED_WHOLE = 5
 
 
-def _accounted_for(value: Any, raw: bytes) -> bool:
+def _accounted_for(value: Any, raw: bytes) -> int | None:
     """Whether a walk of the value JSON text parsed to accounts for every ``{``, ``[`` and ``:`` of the text
     (``raw``, its bytes): then no object in it has a key written twice, and nothing nests deeper than the
-    walk went.
+    walk went. None when it does not; else how many objects and lists the text has, when no string the walk
+    read holds a bracket (every ``{`` and ``[`` of the text is then one of them), or 0.
 
     Outside its strings, JSON text has one ``{`` per object, one ``[`` per list and one ``:`` per key
     written. The walk counts objects, lists and the keys they kept (a key written twice is kept once),
@@ -217,15 +218,15 @@ def _accounted_for(value: Any, raw: bytes) -> bool:
     is a colon once read). False means "not sure": the reader parses again, keys checked one by one.
     """
     if type(value) is not dict:
-        return False
+        return None
     objects, keys, lists = 1, len(value), 0
-    inside = 0  # the three characters seen in the strings read
+    inside = brackets = 0  # the three characters seen in the strings read; the brackets among them
     todo: list[tuple[Any, int]] = [(value, 1)]  # objects and lists of containers, to open; their depth
     pop, push = todo.pop, todo.append
     while todo:
         x, depth = pop()
         if depth >= MAX_DEPTH - 3:
-            return False  # near the limit: the careful check of depth says where
+            return None  # near the limit: the careful check of depth says where
         for y in (x.values() if type(x) is dict else x):
             t = type(y)
             if t is list:
@@ -251,11 +252,15 @@ def _accounted_for(value: Any, raw: bytes) -> bool:
                 keys += len(y)
                 push((y, depth + 1))
             elif t is str and (":" in y or "{" in y or "[" in y):
-                inside += y.count(":") + y.count("{") + y.count("[")
+                opened = y.count("{") + y.count("[")
+                inside += y.count(":") + opened
+                brackets += opened
     if inside and b"\\" in raw:
-        return False
+        return None
     # Each of the walk's counts is at most the text's, so one sum equal is each equal.
-    return len(raw.translate(None, _ALL_BUT_OPENINGS)) == keys + objects + lists + inside
+    if len(raw.translate(None, _ALL_BUT_OPENINGS)) != keys + objects + lists + inside:
+        return None
+    return 0 if brackets else objects + lists
 
 
 _ALL_BUT_OPENINGS = bytes(c for c in range(256) if c not in b":{[")  # deleted: what is left is counted
@@ -332,9 +337,10 @@ def parse_record(text: str, name: str) -> RecordFile:
             # Numbers go through the length check (which gives the place) only when one can be too long.
             parse_int = _json_int if _long_digit_run(raw) else None
             data = json.loads(body, parse_int=parse_int, parse_constant=_json_constant)
-            if _accounted_for(data, raw):  # no key twice, and shallow: an ordinary record
+            containers = _accounted_for(data, raw)
+            if containers is not None:  # no key twice, and shallow: an ordinary record
                 shallow = True
-                locator = JsonLocator(name, text, data)
+                locator = JsonLocator(name, text, data, containers=containers or None)
             else:  # read again, each object's keys checked as it is read
                 twice: list[bool] = []  # the decoder tells of a key written twice; the text, later, where
 
