@@ -46,6 +46,15 @@ class EntryShape:
     seat_key: str
     fields: tuple[tuple[str, tuple[tuple[str, FieldType], ...]], ...]
 
+    def __hash__(self) -> int:
+        # Asked at every deal a record replays (the key of its run factory): worked out once, as hashing
+        # the fields' types is a Python call each.
+        got: int | None = self.__dict__.get("_hash")
+        if got is None:
+            got = hash((self.kind_key, self.seat_key, self.fields))
+            object.__setattr__(self, "_hash", got)
+        return got
+
 
 @dataclass(frozen=True)
 class QuickAction:
