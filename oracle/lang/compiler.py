@@ -789,7 +789,9 @@ class Compiler:
         memos: list[str] = []
         if live and fields:  # the loops ask the guards once per candidate: what no candidate changes, once
             memo = _Memo(self.counter, {f"p_{f}" for f, _ in fields})
-            live = [memo.visit(t) for t in live]  # type: ignore[misc]  # an expression's rebuilt copy, or itself
+            visited = [memo.visit(t) for t in live]
+            live = [v for v in visited if isinstance(v, ast.expr)]  # each an expression's rebuilt copy, or itself
+            assert len(live) == len(visited)
             memos = memo.names
         loop = self._listing_loops(live, fields, dom_nodes,
                                    ast.Expr(ast.Call(ast.Attribute(_name("out"), "append", ast.Load()), [record], [])))

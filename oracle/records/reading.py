@@ -215,7 +215,7 @@ def _accounted_for(value: Any, raw: bytes) -> int | None:
     first is flat (action entries) is counted whole: the objects by number, the keys by their lengths;
     were anything inside them a list or an object, the walk would have missed it and the counts would
     differ. A string's characters stand for the text's only when the text has no backslash (``\\u003a``
-    is a colon once read). False means "not sure": the reader parses again, keys checked one by one.
+    is a colon once read). None means "not sure": the reader parses again, keys checked one by one.
     """
     if type(value) is not dict:
         return None
