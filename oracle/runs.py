@@ -55,6 +55,10 @@ class EntryShape:
             object.__setattr__(self, "_hash", got)
         return got
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A text's hash differs from process to process: the one kept is not carried to another.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 @dataclass(frozen=True)
 class QuickAction:

@@ -285,3 +285,20 @@ def test_a_step_that_fails_is_reported_as_the_engine_reports_it():
     with pytest.raises(ValueError, match="charged"):
         run([{"action": "divide", "seat": "B", "n": 0}], 0, [])
     assert told == [(step, ZeroDivisionError, "divide", "play.divide", 1)]
+
+
+def test_an_entry_shape_keys_its_factory_like_an_equal_one_even_after_a_copy_to_another_process():
+    """A shape keeps its hash once worked out; an equal shape finds the same factory, and a shape carried
+    to another process (pickled) works its hash out there, as a text's hash differs between processes."""
+    import pickle
+
+    def fields(kind: str) -> tuple:
+        return ((kind, (("card", FieldType.CARD), ("marriage", FieldType.BOOL))),)
+
+    shape = EntryShape("action", "seat", fields("play"))
+    table = {shape: "play factory"}
+    assert table[EntryShape("action", "seat", fields("play"))] == "play factory"
+    assert EntryShape("action", "seat", fields("give")) not in table
+    object.__setattr__(shape, "_hash", 12345)  # as another process's hash would be
+    carried = pickle.loads(pickle.dumps(shape))
+    assert carried == shape and hash(carried) == hash(EntryShape("action", "seat", fields("play")))
