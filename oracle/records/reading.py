@@ -342,6 +342,7 @@ def parse_record(text: str, name: str) -> RecordFile:
                 shallow = True
                 locator = JsonLocator(name, text, data, containers=containers or None)
             else:  # read again, each object's keys checked as it is read
+                data = None  # let go of the first reading first: two of a large record at once is twice its memory
                 twice: list[bool] = []  # the decoder tells of a key written twice; the text, later, where
 
                 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
