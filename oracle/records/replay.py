@@ -515,6 +515,8 @@ class Replayer:
                 return
 
     def _tell_wrong(self, di: int, wrong: list[_WrongValue]) -> None:
+        if not wrong:
+            return  # the common case: nothing to blame, so no deal start to gather
         asked = [(w.key, w.seat) for w in wrong if w.rule is None]
         decided = iter(decided_by_each(self.rs, self.deal_start(di), asked))
         for w in wrong:
