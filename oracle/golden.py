@@ -23,7 +23,6 @@ from typing import Any
 
 from .candidates import candidates as _candidates
 from .cards import notation
-from .coverage import Coverage, cover_record
 from .engine import Action, Game, play_random
 from .lang import types as T
 from .records import (
@@ -36,6 +35,7 @@ from .records import (
     load_record,
     traced_writes,
 )
+from .rulecounts import RuleCounts
 from .ruleset import Ruleset, load_library, load_ruleset
 
 SEEDS = range(0, 60)
@@ -54,11 +54,13 @@ class Golden:
 
 
 def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, max_deals: int = MAX_DEALS,
-                overlays: list[str] | None = None) -> tuple[dict[str, Any], list[list[Action]]]:
-    """A hinted game from ``seed``: its record, and the actions of each deal."""
+                overlays: list[str] | None = None, counts: RuleCounts | None = None
+                ) -> tuple[dict[str, Any], list[list[Action]]]:
+    """A hinted game from ``seed``: its record, and the actions of each deal. With ``counts``, every effect
+    of the game is counted as it is played (the counts a replay of its record would give)."""
     rng = random.Random(seed)
     players = [f"P{i + 1}" for i in range(rs.players)]
-    game = Game(rs, dealer=rng.randrange(rs.players), seed=rng.randrange(2**32))
+    game = Game(rs, dealer=rng.randrange(rs.players), seed=rng.randrange(2**32), tracer=counts)
     rec = Recorder(game, players, seed, overlays=overlays, params=params)
     per_deal: list[list[Action]] = []
 
@@ -72,22 +74,24 @@ def play_record(rs: Ruleset, seed: int, params: dict[str, Any] | None = None, ma
     return record, per_deal
 
 
-def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, cov: Coverage | None = None,
-                complete: bool = True, overlays: list[str] | None = None
-                ) -> list[tuple[int, dict[str, Any], list[list[Action]]]]:
+def valid_games(rs: Ruleset, params: dict[str, Any] | None = None, complete: bool = True,
+                overlays: list[str] | None = None) -> list[tuple[int, dict[str, Any], list[list[Action]]]]:
     if not complete:
         # A lean set: one short game, enough for a valid record and the invalid ones derived from it.
         record, actions = play_record(rs, SEEDS[0], params, LEAN_DEALS, overlays)
         return [(SEEDS[0], record, actions)]
     kept: list[tuple[int, dict[str, Any], list[list[Action]]]] = []
-    cov = cov if cov is not None else Coverage()
+    fired: set[str] = set()  # the rules whose effects changed a game so far
     idle = 0
     for seed in SEEDS:
-        record, actions = play_record(rs, seed, params, MAX_DEALS, overlays)
-        before = {r for r, n in cov.counts.fired.items() if n}
-        cover_record(load_record(record, f"seed-{seed}.json"), cov, alternatives=False)
-        after = {r for r, n in cov.counts.fired.items() if n}
-        if (not kept and not params and not overlays) or after - before:
+        # A game is kept when its rules fired where the games before it did not. The game counts its own
+        # effects as it is played: the counts are those of a replay of its record (the same actions from the
+        # same positions), which is not then made.
+        counts = RuleCounts()
+        record, actions = play_record(rs, seed, params, MAX_DEALS, overlays, counts)
+        new = {r for r, n in counts.fired.items() if n} - fired
+        fired |= new
+        if (not kept and not params and not overlays) or new:
             kept.append((seed, record, actions))
             idle = 0
         else:

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from oracle.coverage import Coverage, cover_record
-from oracle.golden import write_all
-from oracle.records import dumps, full_schema_errors, read_record, validate_record
-from oracle.ruleset import load_library
+from oracle.golden import play_record, write_all
+from oracle.records import dumps, full_schema_errors, load_record, read_record, validate_record
+from oracle.rulecounts import RuleCounts
+from oracle.ruleset import load_library, load_ruleset
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.rglob("*.json"))
@@ -98,3 +99,18 @@ def test_regenerated_golden_games_are_identical(name):
 def test_every_golden_folder_belongs_to_a_ruleset():
     presets = set(load_library().presets)
     assert sorted(p.name for p in GOLDEN.iterdir() if p.is_dir() and p.name not in presets) == []
+
+
+# The generator keeps a game for the rules it fired, counted as the game is played, not by a replay of its
+# record: the two counts must be the same, effect by effect, whatever the ruleset and the deal.
+@pytest.mark.parametrize("name,seed", [("classic", 3), ("computer-game", 5), ("two-draw-pile", 1),
+                                       ("four-dummy", 2), ("dealers-hundred", 4)])
+def test_a_game_counted_as_it_is_played_counts_what_its_replay_counts(name, seed):
+    rs = load_ruleset(name)
+    played = RuleCounts()
+    record, _ = play_record(rs, seed, max_deals=12, counts=played)
+    replayed = Coverage()
+    verdict = cover_record(load_record(record, f"{name}-{seed}.json"), replayed, alternatives=False)
+    assert verdict.valid and len(record["deals"]) > 1
+    fired = {r: n for r, n in played.fired.items() if n}
+    assert fired and fired == {r: n for r, n in replayed.counts.fired.items() if n}
