@@ -194,6 +194,11 @@ def _surely_shallow(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     return not left
 
 
+def _place(name: str, text: str, off: int) -> Location:
+    """Where offset ``off`` of ``text`` is: its line and column (both from 1)."""
+    return Location(name, text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1)
+
+
 # A list of this many objects or more, the first of them flat, is counted whole (its objects' keys by their
 # lengths, their values unseen); any other is walked object by object. Action entries are such lists.
 _COUNTED_WHOLE = 5
@@ -358,9 +363,7 @@ def parse_record(text: str, name: str) -> RecordFile:
                     if dup is not None:
                         key, off = dup
                         off += len(text) - len(body)
-                        raise InputError(f"duplicate key {key!r}",
-                                         Location(name, text.count("\n", 0, off) + 1,
-                                                  off - (text.rfind("\n", 0, off) + 1) + 1))
+                        raise InputError(f"duplicate key {key!r}", _place(name, text, off))
                 shallow = _surely_shallow(raw)
                 # Shallow, every bracket of the text is structure: the locator, should it be asked, need
                 # not find that out again.
@@ -377,8 +380,7 @@ def parse_record(text: str, name: str) -> RecordFile:
     except _BadNumber as exc:
         loc = JsonLocator(name, text)
         off = text.find(exc.text)
-        where = loc.locate() if off < 0 else Location(name, text.count("\n", 0, off) + 1,
-                                                      off - (text.rfind("\n", 0, off) + 1) + 1)
+        where = loc.locate() if off < 0 else _place(name, text, off)
         raise InputError(exc.reason, where) from None
     except RuleFileError as exc:
         raise InputError(exc.message.replace("malformed YAML", "not valid YAML"), exc.location) from None
@@ -434,7 +436,7 @@ def _deep_place(text: str, name: str) -> Location:
         elif ch in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                return Location(name, text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1)
+                return _place(name, text, off)
         elif ch in "]}":
             depth -= 1
     return Location(name)
